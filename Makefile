@@ -1,0 +1,73 @@
+# Shortlist — `make run` serves the app locally, `make test` runs the whole suite.
+# Both install whatever is missing first (Debian packages, .venv, the project).
+
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+MANAGE := $(BIN)/python manage.py
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install install-test system-deps system-deps-test migrate messages seed \
+	lint format worker bench clean
+
+run: install
+	@mkdir -p var
+	$(MANAGE) migrate --noinput
+	$(MANAGE) compilemessages --ignore=.venv -v0
+	$(MANAGE) seed_catalog
+	$(MANAGE) seed_demo_users
+	@echo "Shortlist is at http://$(HOST):$(PORT)/ (sign in with a demo account above)."
+	$(MANAGE) runserver $(HOST):$(PORT)
+
+test: install-test
+	$(MANAGE) compilemessages --ignore=.venv -v0
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+system-deps:
+	bin/install-system-deps
+
+system-deps-test:
+	bin/install-system-deps --test
+
+# The venv is rebuilt when pyproject.toml changes.
+$(BIN)/.installed: pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+install: system-deps $(BIN)/.installed
+
+install-test: system-deps-test $(BIN)/.installed
+
+migrate: install
+	$(MANAGE) migrate --noinput
+
+messages: install
+	$(MANAGE) makemessages -l zh_Hans --ignore=.venv --ignore=var --ignore=tests --ignore=bench --no-obsolete
+	$(MANAGE) compilemessages --ignore=.venv
+
+seed: migrate
+	$(MANAGE) seed_catalog
+
+lint: $(BIN)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(BIN)/.installed
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+# A Celery worker for when REDIS_URL is set (without it, tasks run in-process).
+worker: install
+	$(BIN)/celery -A config worker --loglevel=INFO
+
+bench: install
+	$(BIN)/python bench/catalog_compare.py
+
+clean:
+	rm -rf $(VENV) staticfiles .ruff_cache

@@ -1,0 +1,109 @@
+from django.contrib import admin
+from django.db.models import Count
+from django.utils.translation import gettext_lazy as _
+from modeltranslation.admin import TranslationAdmin, TranslationTabularInline
+from simple_history.admin import SimpleHistoryAdmin
+
+from .forms import CapabilityClaimAdminForm
+from .models import (
+    Capability,
+    CapabilityClaim,
+    CapabilityGroup,
+    Scenario,
+    ShortlistRule,
+    Solution,
+    SolutionType,
+    Source,
+)
+
+
+@admin.register(SolutionType)
+class SolutionTypeAdmin(TranslationAdmin):
+    list_display = ("name", "slug", "order")
+    search_fields = ("name_en", "name_zh_hans", "slug")
+    ordering = ("order",)
+
+
+@admin.register(Scenario)
+class ScenarioAdmin(TranslationAdmin):
+    list_display = ("name", "slug", "order")
+    search_fields = ("name_en", "name_zh_hans", "slug")
+
+
+class CapabilityInline(TranslationTabularInline):
+    model = Capability
+    extra = 0
+    fields = ("slug", "name", "order")
+
+
+@admin.register(CapabilityGroup)
+class CapabilityGroupAdmin(TranslationAdmin):
+    list_display = ("name", "slug", "order")
+    inlines = [CapabilityInline]
+
+
+@admin.register(Capability)
+class CapabilityAdmin(TranslationAdmin):
+    list_display = ("name", "slug", "group", "order")
+    list_filter = ("group",)
+    search_fields = ("name_en", "name_zh_hans", "slug")
+    list_select_related = ("group",)
+
+
+@admin.register(Source)
+class SourceAdmin(admin.ModelAdmin):
+    list_display = ("key", "title", "as_of", "claim_count")
+    search_fields = ("key", "title", "url")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(n_claims=Count("claims"))
+
+    @admin.display(description=_("claims"), ordering="n_claims")
+    def claim_count(self, obj):
+        return obj.n_claims
+
+
+class CapabilityClaimInline(TranslationTabularInline):
+    model = CapabilityClaim
+    form = CapabilityClaimAdminForm
+    extra = 0
+    fields = ("capability", "level", "as_of_version", "sources", "verified_in_poc", "note")
+    autocomplete_fields = ("sources",)
+    ordering = ("capability__group__order", "capability__order")
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("capability__group", "solution")
+            .prefetch_related("sources")
+        )
+
+
+@admin.register(Solution)
+class SolutionAdmin(SimpleHistoryAdmin, TranslationAdmin):
+    list_display = ("name", "slug", "solution_type", "maintainer", "latest_version", "is_active")
+    list_filter = ("solution_type", "scenarios", "is_active")
+    search_fields = ("name_en", "name_zh_hans", "slug", "maintainer_en", "summary_en")
+    list_select_related = ("solution_type",)
+    filter_horizontal = ("scenarios",)
+    inlines = [CapabilityClaimInline]
+    view_on_site = True
+
+
+@admin.register(CapabilityClaim)
+class CapabilityClaimAdmin(SimpleHistoryAdmin, TranslationAdmin):
+    form = CapabilityClaimAdminForm
+    list_display = ("solution", "capability", "level", "as_of_version", "verified_in_poc")
+    list_filter = ("level", "verified_in_poc", "solution", "capability__group")
+    search_fields = ("solution__name_en", "capability__name_en", "note_en", "note_zh_hans")
+    list_select_related = ("solution", "capability")
+    autocomplete_fields = ("sources",)
+
+
+@admin.register(ShortlistRule)
+class ShortlistRuleAdmin(SimpleHistoryAdmin, TranslationAdmin):
+    list_display = ("key", "facts", "is_active", "order")
+    list_filter = ("is_active",)
+    search_fields = ("key", "reason_en", "reason_zh_hans")
+    filter_horizontal = ("solutions",)

@@ -1,0 +1,274 @@
+"""The solution catalog: types, scenarios, solutions, capabilities, claims and shortlist rules.
+
+Bilingual texts are registered with django-modeltranslation (catalog/translation.py), which adds
+`<field>_en` and `<field>_zh_hans` columns and returns the active language on `<field>`.
+"""
+
+from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+slug_validator = RegexValidator(
+    r"^[a-z0-9]+(?:-[a-z0-9]+)*$",
+    _("Use lowercase letters, digits and single hyphens, e.g. 'gang-scheduling'."),
+)
+fact_key_validator = RegexValidator(
+    r"^[a-z][a-z0-9_]*$",
+    _("Use lowercase letters, digits and underscores, starting with a letter."),
+)
+
+
+class SupportLevel(models.TextChoices):
+    NATIVE = "native", _("Native")
+    ADDON = "add-on", _("Via add-on")
+    PARTIAL = "partial", _("Partial")
+    NONE = "none", _("None")
+    UNKNOWN = "unknown", _("Unknown")
+
+
+class DeploymentMode(models.TextChoices):
+    BARE_METAL = "bare-metal", _("Bare metal / VMs")
+    KUBERNETES = "kubernetes", _("On Kubernetes")
+    CLOUD_MANAGED = "cloud-managed", _("Cloud-managed")
+    AIR_GAPPED = "air-gapped", _("Air-gapped / private")
+    SAAS = "saas", _("SaaS / multi-tenant edition")
+
+
+class OrderedModel(models.Model):
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    class Meta:
+        abstract = True
+        ordering = ["order", "pk"]
+
+
+class SolutionType(OrderedModel):
+    """A delivery model with its own responsibility boundary (SPEC §1.2)."""
+
+    slug = models.SlugField(_("slug"), max_length=50, unique=True, validators=[slug_validator])
+    name = models.CharField(_("name"), max_length=100)
+    fits = models.TextField(_("fits"), help_text=_("The situations this type suits."))
+    boundary = models.TextField(
+        _("boundary"), help_text=_("Who carries what, and where this type stops.")
+    )
+
+    class Meta(OrderedModel.Meta):
+        verbose_name = _("solution type")
+        verbose_name_plural = _("solution types")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Scenario(OrderedModel):
+    """A business scenario an evaluation starts from (training, inference, ...)."""
+
+    slug = models.SlugField(_("slug"), max_length=50, unique=True, validators=[slug_validator])
+    name = models.CharField(_("name"), max_length=100)
+    description = models.TextField(_("description"))
+
+    class Meta(OrderedModel.Meta):
+        verbose_name = _("scenario")
+        verbose_name_plural = _("scenarios")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CapabilityGroup(OrderedModel):
+    slug = models.SlugField(_("slug"), max_length=50, unique=True, validators=[slug_validator])
+    name = models.CharField(_("name"), max_length=100)
+
+    class Meta(OrderedModel.Meta):
+        verbose_name = _("capability group")
+        verbose_name_plural = _("capability groups")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Capability(OrderedModel):
+    group = models.ForeignKey(
+        CapabilityGroup,
+        on_delete=models.PROTECT,
+        related_name="capabilities",
+        verbose_name=_("group"),
+    )
+    slug = models.SlugField(_("slug"), max_length=60, unique=True, validators=[slug_validator])
+    name = models.CharField(_("name"), max_length=120)
+    description = models.TextField(_("description"), blank=True)
+
+    class Meta:
+        ordering = ["group__order", "order", "pk"]
+        verbose_name = _("capability")
+        verbose_name_plural = _("capabilities")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Source(models.Model):
+    """A document a claim rests on: a repository at a commit, or a documentation page."""
+
+    key = models.CharField(
+        _("key"),
+        max_length=40,
+        unique=True,
+        validators=[
+            RegexValidator(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", _("Letters, digits, '-', '_', '.'."))
+        ],
+    )
+    title = models.CharField(_("title"), max_length=300)
+    url = models.URLField(_("URL"), max_length=500, blank=True)
+    as_of = models.CharField(
+        _("as of"), max_length=120, blank=True, help_text=_("Version, commit or date read.")
+    )
+
+    class Meta:
+        ordering = ["key"]
+        verbose_name = _("source")
+        verbose_name_plural = _("sources")
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class Solution(models.Model):
+    slug = models.SlugField(_("slug"), max_length=60, unique=True, validators=[slug_validator])
+    name = models.CharField(_("name"), max_length=120)
+    solution_type = models.ForeignKey(
+        SolutionType,
+        on_delete=models.PROTECT,
+        related_name="solutions",
+        verbose_name=_("type"),
+    )
+    maintainer = models.CharField(_("maintainer / vendor"), max_length=200)
+    licence = models.CharField(_("licence"), max_length=200, blank=True)
+    latest_version = models.CharField(_("latest version seen"), max_length=100, blank=True)
+    website = models.URLField(_("website"), max_length=300, blank=True)
+    deployment_modes = models.JSONField(
+        _("deployment modes"),
+        default=list,
+        blank=True,
+        help_text=_("Any of: %(modes)s") % {"modes": ", ".join(DeploymentMode.values)},
+    )
+    summary = models.TextField(_("summary"))
+    focus_points = models.TextField(
+        _("selection focus points"), blank=True, help_text=_("One point per line.")
+    )
+    limits = models.TextField(_("limits"), blank=True, help_text=_("One limit per line."))
+    scenarios = models.ManyToManyField(
+        Scenario, related_name="solutions", blank=True, verbose_name=_("fitting scenarios")
+    )
+    is_active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        ordering = ["solution_type__order", "name"]
+        verbose_name = _("solution")
+        verbose_name_plural = _("solutions")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:solution_detail", kwargs={"slug": self.slug})
+
+    def clean(self) -> None:
+        modes = self.deployment_modes
+        if not isinstance(modes, list) or not all(isinstance(m, str) for m in modes):
+            raise ValidationError({"deployment_modes": _("Give a list of deployment modes.")})
+        unknown = sorted(set(modes) - set(DeploymentMode.values))
+        if unknown:
+            raise ValidationError(
+                {
+                    "deployment_modes": _("Unknown deployment mode(s): %(bad)s. Use: %(good)s.")
+                    % {"bad": ", ".join(unknown), "good": ", ".join(DeploymentMode.values)}
+                }
+            )
+
+    def deployment_mode_labels(self) -> list[str]:
+        labels = dict(DeploymentMode.choices)
+        return [str(labels.get(m, m)) for m in self.deployment_modes]
+
+    def focus_point_list(self) -> list[str]:
+        return [line.strip() for line in (self.focus_points or "").splitlines() if line.strip()]
+
+    def limit_list(self) -> list[str]:
+        return [line.strip() for line in (self.limits or "").splitlines() if line.strip()]
+
+
+class CapabilityClaim(models.Model):
+    """What a solution can do for one capability, with its evidence."""
+
+    solution = models.ForeignKey(
+        Solution, on_delete=models.CASCADE, related_name="claims", verbose_name=_("solution")
+    )
+    capability = models.ForeignKey(
+        Capability, on_delete=models.CASCADE, related_name="claims", verbose_name=_("capability")
+    )
+    level = models.CharField(
+        _("support level"),
+        max_length=10,
+        choices=SupportLevel.choices,
+        default=SupportLevel.UNKNOWN,
+    )
+    note = models.TextField(_("note"), blank=True)
+    sources = models.ManyToManyField(Source, blank=True, related_name="claims")
+    as_of_version = models.CharField(_("as-of version"), max_length=100, blank=True)
+    verified_in_poc = models.BooleanField(_("verified in a POC"), default=False)
+
+    class Meta:
+        ordering = ["solution", "capability"]
+        verbose_name = _("capability claim")
+        verbose_name_plural = _("capability claims")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["solution", "capability"], name="catalog_claim_unique_per_capability"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(level__in=SupportLevel.values),
+                name="catalog_claim_level_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.solution} · {self.capability}: {self.get_level_display()}"
+
+
+class ShortlistRule(OrderedModel):
+    """Context facts that put solutions on the shortlist, with the reason (SPEC §1.4).
+
+    `facts` lists context question keys that must all be answered "yes"; evaluations own the
+    questions, the catalog only names them.
+    """
+
+    key = models.SlugField(_("key"), max_length=60, unique=True, validators=[slug_validator])
+    facts = models.JSONField(
+        _("required facts"), default=list, help_text=_("Context question keys, all answered yes.")
+    )
+    solutions = models.ManyToManyField(
+        Solution, related_name="shortlist_rules", verbose_name=_("suggested solutions")
+    )
+    reason = models.TextField(_("reason"))
+    is_active = models.BooleanField(_("active"), default=True)
+
+    class Meta(OrderedModel.Meta):
+        verbose_name = _("shortlist rule")
+        verbose_name_plural = _("shortlist rules")
+
+    def __str__(self) -> str:
+        return self.key
+
+    def clean(self) -> None:
+        facts = self.facts
+        if not isinstance(facts, list) or not facts:
+            raise ValidationError({"facts": _("Name at least one context fact key.")})
+        for fact in facts:
+            if not isinstance(fact, str):
+                raise ValidationError({"facts": _("Fact keys must be text.")})
+            try:
+                fact_key_validator(fact)
+            except ValidationError as exc:
+                raise ValidationError({"facts": f"{fact}: {exc.messages[0]}"}) from exc

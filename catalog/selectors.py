@@ -1,0 +1,81 @@
+"""Reads from the catalog, shaped for pages, the API and (later) reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch, QuerySet
+
+from .models import Capability, CapabilityClaim, CapabilityGroup, Solution, SupportLevel
+
+MIN_COMPARE = 2
+MAX_COMPARE = 8
+
+
+def solution_queryset() -> QuerySet[Solution]:
+    return Solution.objects.select_related("solution_type").prefetch_related("scenarios")
+
+
+def solution_detail_queryset() -> QuerySet[Solution]:
+    claims = CapabilityClaim.objects.select_related("capability__group").prefetch_related("sources")
+    return solution_queryset().prefetch_related(
+        Prefetch("claims", queryset=claims), "shortlist_rules"
+    )
+
+
+@dataclass
+class ComparisonRow:
+    capability: Capability
+    claims: list[CapabilityClaim | None]
+
+    @property
+    def differs(self) -> bool:
+        """True when the compared solutions do not all have the same level."""
+        return len({c.level if c else SupportLevel.UNKNOWN for c in self.claims}) > 1
+
+
+@dataclass
+class ComparisonGroup:
+    group: CapabilityGroup
+    rows: list[ComparisonRow] = field(default_factory=list)
+
+
+@dataclass
+class Comparison:
+    solutions: list[Solution]
+    groups: list[ComparisonGroup]
+
+    def level_counts(self) -> list[dict[str, int]]:
+        """Per solution, how many capabilities sit at each support level.
+
+        Keys use underscores ("add_on") so templates can read them.
+        """
+        counts = [{v.replace("-", "_"): 0 for v in SupportLevel.values} for _ in self.solutions]
+        for group in self.groups:
+            for row in group.rows:
+                for i, claim in enumerate(row.claims):
+                    level = claim.level if claim else SupportLevel.UNKNOWN
+                    counts[i][level.replace("-", "_")] += 1
+        return counts
+
+
+def solution_comparison(*, solutions: list[Solution]) -> Comparison:
+    """Build the capability matrix for the given solutions, in the given order.
+
+    Four queries whatever the number of solutions: groups, capabilities, claims, claim sources.
+    """
+    ids = [s.pk for s in solutions]
+    claims = CapabilityClaim.objects.filter(solution_id__in=ids).prefetch_related("sources")
+    by_key = {(c.solution_id, c.capability_id): c for c in claims}
+    groups = []
+    capabilities = Capability.objects.order_by("order", "pk")
+    for group in CapabilityGroup.objects.prefetch_related(
+        Prefetch("capabilities", queryset=capabilities)
+    ):
+        rows = [
+            ComparisonRow(capability=cap, claims=[by_key.get((sid, cap.pk)) for sid in ids])
+            for cap in group.capabilities.all()
+        ]
+        if rows:
+            groups.append(ComparisonGroup(group=group, rows=rows))
+    return Comparison(solutions=solutions, groups=groups)

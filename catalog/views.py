@@ -1,0 +1,63 @@
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.shortcuts import render
+from django.views import View
+from django.views.generic import DetailView
+from django_filters.views import FilterView
+
+from common.views import HtmxTemplateMixin
+
+from .filters import SolutionFilterSet
+from .forms import CompareForm
+from .models import SolutionType, SupportLevel
+from .selectors import MAX_COMPARE, solution_comparison, solution_detail_queryset, solution_queryset
+
+
+class SolutionListView(LoginRequiredMixin, HtmxTemplateMixin, FilterView):
+    """The catalog: filter by type and scenario, tick solutions to compare."""
+
+    filterset_class = SolutionFilterSet
+    queryset = solution_queryset()
+    template_name = "catalog/solution_list.html"
+    partial_template_name = "catalog/partials/solution_table.html"
+    context_object_name = "solutions"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        ctx["types"] = SolutionType.objects.all()
+        ctx["max_compare"] = MAX_COMPARE
+        return ctx
+
+
+class SolutionDetailView(LoginRequiredMixin, DetailView):
+    queryset = solution_detail_queryset()
+    template_name = "catalog/solution_detail.html"
+    context_object_name = "solution"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        claims = sorted(
+            self.object.claims.all(),
+            key=lambda c: (c.capability.group.order, c.capability.group_id, c.capability.order),
+        )
+        groups: dict = {}
+        for claim in claims:
+            groups.setdefault(claim.capability.group, []).append(claim)
+        ctx["claim_groups"] = groups
+        ctx["levels"] = SupportLevel
+        return ctx
+
+
+class CompareView(LoginRequiredMixin, View):
+    """Side-by-side capability matrix of 2–8 solutions chosen with ?s=<slug>&s=<slug>."""
+
+    template_name = "catalog/solution_compare.html"
+
+    def get(self, request):
+        form = CompareForm(request.GET or None)
+        ctx = {"form": form, "levels": SupportLevel, "all_solutions": solution_queryset()}
+        if form.is_bound and form.is_valid():
+            comparison = solution_comparison(solutions=form.cleaned_data["s"])
+            ctx["comparison"] = comparison
+            ctx["summary"] = list(zip(comparison.solutions, comparison.level_counts(), strict=True))
+            return render(request, self.template_name, ctx)
+        return render(request, self.template_name, ctx, status=400 if form.is_bound else 200)

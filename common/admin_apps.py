@@ -1,0 +1,5 @@
+from django.contrib.admin.apps import AdminConfig
+
+
+class ShortlistAdminConfig(AdminConfig):
+    default_site = "common.admin_site.ShortlistAdminSite"

@@ -1,0 +1,56 @@
+"""User and role management shared by the operator commands and tests."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from .roles import ADMIN, ROLES
+
+User = get_user_model()
+
+
+def generate_password() -> str:
+    return secrets.token_urlsafe(12)
+
+
+@transaction.atomic
+def user_create(
+    *,
+    username: str,
+    roles: list[str],
+    password: str,
+    email: str = "",
+    first_name: str = "",
+    last_name: str = "",
+):
+    """Create a user holding the given roles. Admins also get Django admin access."""
+    unknown = [r for r in roles if r not in ROLES]
+    if unknown:
+        raise ValidationError(
+            _("Unknown role(s): %(bad)s. Choose from: %(good)s.")
+            % {"bad": ", ".join(unknown), "good": ", ".join(ROLES)}
+        )
+    if not roles:
+        raise ValidationError(_("Give the user at least one role."))
+    if User.objects.filter(username=username).exists():
+        raise ValidationError(_("A user named '%(name)s' already exists.") % {"name": username})
+    user = User(
+        username=username,
+        email=email,
+        first_name=first_name,
+        last_name=last_name,
+        is_staff=ADMIN in roles,
+    )
+    validate_password(password, user)
+    user.set_password(password)
+    user.full_clean()
+    user.save()
+    user.groups.set(Group.objects.filter(name__in=roles))
+    return user

@@ -1,0 +1,18 @@
+"""Settings for the test suite. DATABASE_URL/REDIS_URL point it at PostgreSQL and Redis in CI."""
+
+from .base import *  # noqa: F403
+from .base import env
+
+DEBUG = False
+SECRET_KEY = env("DJANGO_SECRET_KEY", default="test-only-not-secret")
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+LANGUAGE_CODE = "en"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Serve static files from the app folders without collectstatic (the docs page test loads them).
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
+# A real worker in tests reports results through Redis so a test can wait for them.
+CELERY_RESULT_BACKEND = env("REDIS_URL", default="") or None

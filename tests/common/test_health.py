@@ -1,0 +1,49 @@
+import pytest
+from django.db import connections
+from django.test import override_settings
+
+from common import views
+
+pytestmark = pytest.mark.django_db
+
+
+def test_healthy(client, redis_url):
+    with override_settings(REDIS_URL=redis_url):
+        response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["checks"]["database"]["ok"] and body["checks"]["broker"]["detail"] == "redis"
+
+
+def test_without_redis_tasks_run_in_process_and_that_is_healthy(client):
+    with override_settings(REDIS_URL=""):
+        response = client.get("/healthz")
+    assert response.status_code == 200
+    assert "in-process" in response.json()["checks"]["broker"]["detail"]
+
+
+def test_broker_down_is_503_naming_the_broker(client):
+    # Nothing listens on port 1: a real refused connection, not a mock.
+    with override_settings(REDIS_URL="redis://127.0.0.1:1/0"):
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["failing"] == ["broker"]
+    assert body["checks"]["database"]["ok"]
+
+
+def test_database_down_is_503_naming_the_database(client, monkeypatch):
+    real = connections["default"]
+    broken_settings = {**real.settings_dict}
+    if real.vendor == "sqlite":
+        broken_settings["NAME"] = "/nonexistent-dir/db.sqlite3"
+    else:
+        broken_settings["PORT"] = "1"
+    broken = type(real)(broken_settings, alias="broken")
+    monkeypatch.setattr(views, "connection", broken)
+    with override_settings(REDIS_URL=""):
+        response = client.get("/healthz")
+    broken.close()
+    assert response.status_code == 503
+    assert response.json()["failing"] == ["database"]

@@ -1,0 +1,85 @@
+"""Shared fixtures. In CI (CI set) a missing service fails the test; elsewhere it skips it."""
+
+import os
+
+import pytest
+from django.conf import settings
+
+from catalog.services import catalog_load_seed
+from common import roles
+from tests.factories import UserFactory
+
+IN_CI = bool(os.environ.get("CI"))
+
+
+def require_service(name: str, reason: str) -> None:
+    """Fail under CI, skip elsewhere: a missing service must never pass silently in CI."""
+    message = f"{name} is required: {reason}"
+    if IN_CI:
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _ci_uses_postgresql():
+    if IN_CI and settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        pytest.fail("CI must run on PostgreSQL: set DATABASE_URL.", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """Every test database starts with the seeded catalog."""
+    with django_db_blocker.unblock():
+        catalog_load_seed()
+
+
+@pytest.fixture
+def seeded(transactional_db):
+    """For live-server tests: transactional tests flush the database, so seed again."""
+    catalog_load_seed()
+
+
+@pytest.fixture
+def redis_url():
+    url = settings.REDIS_URL
+    if not url:
+        require_service("Redis", "set REDIS_URL")
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        require_service("Redis", f"{url} does not answer ({exc})")
+    return url
+
+
+def make_user(role: str | None, **kwargs):
+    return UserFactory(roles=[role] if role else [], **kwargs)
+
+
+@pytest.fixture
+def admin_user(db):
+    return make_user(roles.ADMIN, username="ada")
+
+
+@pytest.fixture
+def tech_lead(db):
+    return make_user(roles.TECH_LEAD, username="tao")
+
+
+@pytest.fixture
+def reviewer(db):
+    return make_user(roles.REVIEWER, username="rui")
+
+
+@pytest.fixture
+def procurement(db):
+    return make_user(roles.PROCUREMENT, username="pat")
+
+
+@pytest.fixture
+def user_for_role(db):
+    def _make(role):
+        return make_user(role)
+
+    return _make

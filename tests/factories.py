@@ -1,0 +1,112 @@
+import factory
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from catalog.models import (
+    Capability,
+    CapabilityClaim,
+    CapabilityGroup,
+    Scenario,
+    Solution,
+    SolutionType,
+    Source,
+    SupportLevel,
+)
+from common.roles import ADMIN
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda o: f"{o.username}@example.test")
+    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+
+    @factory.post_generation
+    def roles(self, create, extracted, **kwargs):
+        if not create or not extracted:
+            self.save()
+            return
+        self.groups.set(Group.objects.filter(name__in=extracted))
+        self.is_staff = ADMIN in extracted
+        self.save()
+
+
+class SolutionTypeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = SolutionType
+
+    slug = factory.Sequence(lambda n: f"type-{n}")
+    name_en = factory.Sequence(lambda n: f"Type {n}")
+    name_zh_hans = factory.Sequence(lambda n: f"类型 {n}")
+    fits_en = "Fits"
+    fits_zh_hans = "适合"
+    boundary_en = "Boundary"
+    boundary_zh_hans = "边界"
+
+
+class ScenarioFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Scenario
+
+    slug = factory.Sequence(lambda n: f"scenario-{n}")
+    name_en = factory.Sequence(lambda n: f"Scenario {n}")
+    name_zh_hans = factory.Sequence(lambda n: f"场景 {n}")
+    description_en = "Description"
+    description_zh_hans = "说明"
+
+
+class SolutionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Solution
+
+    slug = factory.Sequence(lambda n: f"solution-{n}")
+    name_en = factory.Sequence(lambda n: f"Solution {n}")
+    name_zh_hans = factory.Sequence(lambda n: f"方案 {n}")
+    maintainer_en = "Maintainer"
+    maintainer_zh_hans = "维护方"
+    summary_en = "Summary"
+    summary_zh_hans = "概述"
+    solution_type = factory.SubFactory(SolutionTypeFactory)
+    deployment_modes = factory.LazyFunction(lambda: ["kubernetes"])
+
+
+class CapabilityGroupFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = CapabilityGroup
+
+    slug = factory.Sequence(lambda n: f"group-{n}")
+    name_en = factory.Sequence(lambda n: f"Group {n}")
+    name_zh_hans = factory.Sequence(lambda n: f"分组 {n}")
+
+
+class CapabilityFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Capability
+
+    group = factory.SubFactory(CapabilityGroupFactory)
+    slug = factory.Sequence(lambda n: f"capability-{n}")
+    name_en = factory.Sequence(lambda n: f"Capability {n}")
+    name_zh_hans = factory.Sequence(lambda n: f"能力 {n}")
+
+
+class SourceFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Source
+
+    key = factory.Sequence(lambda n: f"SRC-{n}")
+    title = factory.Sequence(lambda n: f"Source {n}")
+
+
+class CapabilityClaimFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = CapabilityClaim
+
+    solution = factory.SubFactory(SolutionFactory)
+    capability = factory.SubFactory(CapabilityFactory)
+    level = SupportLevel.UNKNOWN
