@@ -16,7 +16,7 @@ run: install
 	@mkdir -p var
 	$(MANAGE) migrate --noinput
 	$(MANAGE) compilemessages --ignore=.venv -v0
-	$(MANAGE) seed_catalog
+	$(MANAGE) seed
 	$(MANAGE) seed_demo_users
 	@echo "Shortlist is at http://$(HOST):$(PORT)/ (sign in with a demo account above)."
 	$(MANAGE) runserver $(HOST):$(PORT)
@@ -52,7 +52,7 @@ messages: install
 	$(MANAGE) compilemessages --ignore=.venv
 
 seed: migrate
-	$(MANAGE) seed_catalog
+	$(MANAGE) seed
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .

@@ -7,6 +7,7 @@ from django.conf import settings
 
 from catalog.services import catalog_load_seed
 from common import roles
+from evaluations.services_seed import questions_load_seed
 from tests.factories import UserFactory
 
 IN_CI = bool(os.environ.get("CI"))
@@ -28,15 +29,17 @@ def _ci_uses_postgresql():
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
-    """Every test database starts with the seeded catalog."""
+    """Every test database starts with the seeded catalog and question libraries."""
     with django_db_blocker.unblock():
         catalog_load_seed()
+        questions_load_seed()
 
 
 @pytest.fixture
 def seeded(transactional_db):
     """For live-server tests: transactional tests flush the database, so seed again."""
     catalog_load_seed()
+    questions_load_seed()
 
 
 @pytest.fixture

@@ -110,3 +110,60 @@ class CapabilityClaimFactory(factory.django.DjangoModelFactory):
     solution = factory.SubFactory(SolutionFactory)
     capability = factory.SubFactory(CapabilityFactory)
     level = SupportLevel.UNKNOWN
+
+
+# --- evaluations -----------------------------------------------------------------------------
+
+
+def make_evaluation(owner, *, title="GPU platform 2027", scenarios=("training",), **fields):
+    """An evaluation created through the service, as a tech lead would."""
+    from catalog.models import Scenario
+    from evaluations.services import evaluation_create
+
+    return evaluation_create(
+        user=owner,
+        title=title,
+        organisation=fields.pop("organisation", "AI platform team"),
+        scenarios=Scenario.objects.filter(slug__in=scenarios),
+        **fields,
+    )
+
+
+def add_member(evaluation, user, role):
+    from evaluations.models import Membership
+
+    return Membership.objects.create(evaluation=evaluation, user=user, role=role)
+
+
+def add_candidates(evaluation, owner, *slugs):
+    from catalog.models import Solution
+    from evaluations.services import candidate_add
+
+    return [
+        candidate_add(
+            user=owner,
+            evaluation=evaluation,
+            solution=Solution.objects.get(slug=slug),
+            reason=f"Worth a look: {slug}",
+        )
+        for slug in slugs
+    ]
+
+
+def answer_all(candidate, user, *, assessment="yes", party="internal"):
+    """Complete answers to every active question for one candidate."""
+    from evaluations.models import FiveQuestion
+    from evaluations.services import answer_save
+
+    return [
+        answer_save(
+            user=user,
+            candidate=candidate,
+            question=q,
+            party=party,
+            assessment=assessment,
+            explanation=f"Checked {q.key}",
+            expected_version=None,
+        )
+        for q in FiveQuestion.objects.filter(is_active=True)
+    ]

@@ -59,4 +59,4 @@ def test_every_app_service_builds_from_the_dockerfile_and_runs_something_real():
 
 def test_migrate_job_seeds_the_catalog():
     steps = [argv[2] for argv in app_commands(COMPOSE["services"]["migrate"]["command"])]
-    assert steps == ["migrate", "seed_catalog"]
+    assert steps == ["migrate", "seed"]

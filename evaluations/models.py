@@ -1,0 +1,387 @@
+"""Evaluation projects: context, candidates, the five questions, decision, members, history."""
+
+from django.conf import settings
+from django.core.validators import RegexValidator
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from catalog.models import Scenario, ShortlistRule, Solution
+from common.concurrency import VersionedModel
+
+key_validator = RegexValidator(
+    r"^[a-z][a-z0-9_]*$", _("Use lowercase letters, digits and underscores.")
+)
+
+
+class Status(models.TextChoices):
+    DRAFT = "draft", _("Draft")
+    POC = "poc", _("POC")
+    DECIDED = "decided", _("Decided")
+    ARCHIVED = "archived", _("Archived")
+
+
+# Allowed moves; reopening (out of decided/archived) is the owner's, with a reason.
+TRANSITIONS = {
+    Status.DRAFT: {Status.POC, Status.DECIDED},
+    Status.POC: {Status.DRAFT, Status.DECIDED},
+    Status.DECIDED: {Status.ARCHIVED, Status.POC},
+    Status.ARCHIVED: {Status.POC},
+}
+SEALED = {Status.DECIDED, Status.ARCHIVED}
+
+
+class MemberRole(models.TextChoices):
+    OWNER = "owner", _("Owner")
+    EDITOR = "editor", _("Editor")
+    REVIEWER = "reviewer", _("Reviewer")
+    VIEWER = "viewer", _("Viewer (procurement)")
+
+
+class Evaluation(VersionedModel):
+    title = models.CharField(_("title"), max_length=200)
+    organisation = models.CharField(_("organisation / team"), max_length=200)
+    scenarios = models.ManyToManyField(
+        Scenario, related_name="evaluations", verbose_name=_("primary scenarios")
+    )
+    private_deployment_required = models.BooleanField(
+        _("private deployment required"), default=False
+    )
+    compliance_required = models.BooleanField(
+        _("compliance or data-residency requirements"), default=False
+    )
+    localisation_required = models.BooleanField(
+        _("localisation (domestic hardware and delivery) required"), default=False
+    )
+    plans_hybrid = models.BooleanField(
+        _("combines several resource sources (hybrid route)"),
+        default=False,
+        help_text=_("For example open-source scheduling on premises plus cloud GPUs."),
+    )
+    unified_view_owner = models.CharField(
+        _("owner of the unified resource view and audit trail"),
+        max_length=200,
+        blank=True,
+        help_text=_(
+            "Who runs the single resource catalog, request flow, cost attribution and audit "
+            "across sources."
+        ),
+    )
+    notes = models.TextField(_("notes"), blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    history = HistoricalRecords(m2m_fields=[scenarios])
+
+    class Meta:
+        ordering = ["-updated_at", "-pk"]
+        verbose_name = _("evaluation")
+        verbose_name_plural = _("evaluations")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(status__in=Status.values), name="evaluation_status_valid"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("evaluations:evaluation_detail", kwargs={"pk": self.pk})
+
+    @property
+    def is_sealed(self) -> bool:
+        return self.status in SEALED
+
+
+class Membership(models.Model):
+    evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="evaluation_memberships",
+        verbose_name=_("user"),
+    )
+    role = models.CharField(_("role"), max_length=10, choices=MemberRole.choices)
+    added_at = models.DateTimeField(_("added"), auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["evaluation", "role", "user__username"]
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        constraints = [
+            models.UniqueConstraint(fields=["evaluation", "user"], name="membership_unique"),
+            models.CheckConstraint(
+                condition=models.Q(role__in=MemberRole.values), name="membership_role_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.get_role_display()}"
+
+
+class AnswerValue(models.TextChoices):
+    YES = "yes", _("Yes")
+    NO = "no", _("No")
+    UNKNOWN = "unknown", _("Not sure yet")
+
+
+class ContextQuestion(models.Model):
+    """A question about the organisation's context; its key is what shortlist rules test."""
+
+    key = models.CharField(_("key"), max_length=60, unique=True, validators=[key_validator])
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    text = models.CharField(_("question"), max_length=300)
+    help_text = models.TextField(_("help"), blank=True)
+    detail_label = models.CharField(
+        _("detail label"),
+        max_length=120,
+        blank=True,
+        help_text=_("If set, a free-text detail is asked for, e.g. 'Which cloud?'."),
+    )
+    is_active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        ordering = ["order", "pk"]
+        verbose_name = _("context question")
+        verbose_name_plural = _("context questions")
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class ContextAnswer(VersionedModel):
+    evaluation = models.ForeignKey(
+        Evaluation, on_delete=models.CASCADE, related_name="context_answers"
+    )
+    question = models.ForeignKey(
+        ContextQuestion,
+        on_delete=models.PROTECT,
+        related_name="answers",
+        verbose_name=_("question"),
+    )
+    value = models.CharField(
+        _("answer"), max_length=10, choices=AnswerValue.choices, default=AnswerValue.UNKNOWN
+    )
+    detail = models.CharField(_("detail"), max_length=300, blank=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["question__order"]
+        verbose_name = _("context answer")
+        verbose_name_plural = _("context answers")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["evaluation", "question"], name="context_answer_unique"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(value__in=AnswerValue.values), name="context_answer_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.question.key}: {self.value}"
+
+
+class CandidateStatus(models.TextChoices):
+    SHORTLISTED = "shortlisted", _("Shortlisted")
+    ELIMINATED = "eliminated", _("Eliminated")
+
+
+class CandidateOrigin(models.TextChoices):
+    SUGGESTED = "suggested", _("Suggested by the rules")
+    MANUAL = "manual", _("Added by hand")
+
+
+class Candidate(VersionedModel):
+    evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="candidates")
+    solution = models.ForeignKey(
+        Solution, on_delete=models.PROTECT, related_name="candidacies", verbose_name=_("solution")
+    )
+    status = models.CharField(
+        _("status"),
+        max_length=12,
+        choices=CandidateStatus.choices,
+        default=CandidateStatus.SHORTLISTED,
+    )
+    origin = models.CharField(_("origin"), max_length=10, choices=CandidateOrigin.choices)
+    rules = models.ManyToManyField(
+        ShortlistRule, blank=True, related_name="+", verbose_name=_("rules that suggested it")
+    )
+    reason = models.TextField(
+        _("reason for the shortlist"), blank=True, help_text=_("Why this candidate is on the list.")
+    )
+    elimination_reason = models.TextField(_("reason for elimination"), blank=True)
+    eliminated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    eliminated_at = models.DateTimeField(_("eliminated"), null=True, blank=True)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    added_at = models.DateTimeField(_("added"), auto_now_add=True)
+    history = HistoricalRecords(m2m_fields=[rules])
+
+    class Meta:
+        ordering = ["solution__solution_type__order", "solution__name", "pk"]
+        verbose_name = _("candidate")
+        verbose_name_plural = _("candidates")
+        constraints = [
+            models.UniqueConstraint(fields=["evaluation", "solution"], name="candidate_unique"),
+            models.CheckConstraint(
+                condition=~models.Q(status="eliminated") | ~models.Q(elimination_reason=""),
+                name="candidate_elimination_has_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.solution)
+
+    @property
+    def is_shortlisted(self) -> bool:
+        return self.status == CandidateStatus.SHORTLISTED
+
+
+class FiveQuestion(models.Model):
+    """One of the five pre-procurement questions (SPEC §1.5). Keys are stable; texts editable."""
+
+    key = models.CharField(_("key"), max_length=60, unique=True, validators=[key_validator])
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    text = models.CharField(_("question"), max_length=300)
+    help_text = models.TextField(_("help"), blank=True)
+    is_active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        ordering = ["order", "pk"]
+        verbose_name = _("pre-procurement question")
+        verbose_name_plural = _("pre-procurement questions")
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Party(models.TextChoices):
+    INTERNAL = "internal", _("Internal platform team")
+    VENDOR = "vendor", _("Vendor")
+    CLOUD = "cloud", _("Cloud provider")
+    BUSINESS = "business", _("Business team")
+    OTHER = "other", _("Other")
+
+
+class Assessment(models.TextChoices):
+    YES = "yes", _("Yes")
+    PARTLY = "partly", _("Partly")
+    NO = "no", _("No")
+    UNKNOWN = "unknown", _("Unknown")
+
+
+class QuestionAnswer(VersionedModel):
+    candidate = models.ForeignKey(Candidate, on_delete=models.CASCADE, related_name="answers")
+    question = models.ForeignKey(
+        FiveQuestion, on_delete=models.PROTECT, related_name="answers", verbose_name=_("question")
+    )
+    party = models.CharField(_("who"), max_length=10, choices=Party.choices, blank=True)
+    assessment = models.CharField(
+        _("assessment"), max_length=10, choices=Assessment.choices, default=Assessment.UNKNOWN
+    )
+    explanation = models.TextField(_("explanation"), blank=True)
+    evidence_url = models.URLField(_("evidence link"), max_length=500, blank=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["candidate", "question__order"]
+        verbose_name = _("answer")
+        verbose_name_plural = _("answers")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["candidate", "question"], name="question_answer_unique"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(assessment__in=Assessment.values)
+                & models.Q(party__in=[*Party.values, ""]),
+                name="question_answer_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.candidate} · {self.question.key}"
+
+    def missing_parts(self) -> list[str]:
+        """What still keeps this answer from counting as complete (empty list: complete)."""
+        missing = []
+        if not self.party:
+            missing.append(str(_("who")))
+        if self.assessment == Assessment.UNKNOWN:
+            missing.append(str(_("assessment")))
+        if not self.explanation.strip():
+            missing.append(str(_("explanation")))
+        return missing
+
+    @property
+    def is_complete(self) -> bool:
+        return not self.missing_parts()
+
+
+class Decision(VersionedModel):
+    evaluation = models.OneToOneField(Evaluation, on_delete=models.CASCADE, related_name="decision")
+    chosen = models.ManyToManyField(
+        Candidate, related_name="+", blank=True, verbose_name=_("chosen candidates")
+    )
+    rationale = models.TextField(_("rationale"), blank=True)
+    decided_on = models.DateField(_("decision date"), null=True, blank=True)
+    decided_by = models.CharField(
+        _("decided by"), max_length=200, blank=True, help_text=_("A person or a committee.")
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    history = HistoricalRecords(m2m_fields=[chosen])
+
+    class Meta:
+        verbose_name = _("decision record")
+        verbose_name_plural = _("decision records")
+
+    def __str__(self) -> str:
+        return f"{self.evaluation} · {self.decided_on or '—'}"
+
+
+class StatusChange(models.Model):
+    """Every status move, with the reason where one is required (reopening)."""
+
+    evaluation = models.ForeignKey(
+        Evaluation, on_delete=models.CASCADE, related_name="status_changes"
+    )
+    from_status = models.CharField(_("from"), max_length=10, choices=Status.choices)
+    to_status = models.CharField(_("to"), max_length=10, choices=Status.choices)
+    reason = models.TextField(_("reason"), blank=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    changed_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-changed_at", "-pk"]
+        verbose_name = _("status change")
+        verbose_name_plural = _("status changes")
+
+    def __str__(self) -> str:
+        return f"{self.from_status} → {self.to_status}"

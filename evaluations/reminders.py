@@ -1,0 +1,159 @@
+"""Risk reminders (SPEC §1.9), computed from an evaluation's own data on every read.
+
+A reminder is a function that takes an `EvaluationData` and yields `Reminder`s. Register it with
+`@reminder`; other apps register theirs the same way from their AppConfig.ready(), and add any
+prefetch they need to `selectors.EXTRA_PREFETCHES`. Nothing is stored, so nothing goes stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from .models import Status
+from .selectors import EvaluationData
+
+
+@dataclass(frozen=True)
+class Reminder:
+    key: str
+    severity: str  # "high" or "medium"
+    title: str
+    why: str
+    fix_url: str
+    fix_label: str
+
+
+ReminderFn = Callable[[EvaluationData], Iterable[Reminder]]
+_REGISTRY: list[ReminderFn] = []
+
+
+def reminder(fn: ReminderFn) -> ReminderFn:
+    _REGISTRY.append(fn)
+    return fn
+
+
+def reminders_for(data: EvaluationData) -> list[Reminder]:
+    found = [r for fn in _REGISTRY for r in fn(data)]
+    return sorted(found, key=lambda r: (r.severity != "high", r.key))
+
+
+def _url(name: str, data: EvaluationData, anchor: str = "") -> str:
+    return reverse(f"evaluations:{name}", kwargs={"pk": data.evaluation.pk}) + anchor
+
+
+CLOUD_TYPE = "cloud-managed"
+COMPLIANCE_QUESTION = "compliance_evidence"
+
+
+@reminder
+def private_deployment_ignored(data: EvaluationData):
+    e = data.evaluation
+    if not (
+        e.private_deployment_required or e.compliance_required or data.fact("private_compliance")
+    ):
+        return
+    for c in data.shortlisted:
+        if c.solution.solution_type.slug != CLOUD_TYPE:
+            continue
+        answer = data.answer(c, COMPLIANCE_QUESTION)
+        if answer is None or not answer.is_complete:
+            yield Reminder(
+                key=f"private-deployment-ignored:{c.pk}",
+                severity="high",
+                title=_("Private deployment or compliance is required, but not checked for %(c)s")
+                % {"c": c.solution.name},
+                why=_(
+                    "%(c)s is a cloud-managed service, and this evaluation requires private "
+                    "deployment or compliance, yet the question on multi-tenancy, audit and "
+                    "compliance evidence has no complete answer for it."
+                )
+                % {"c": c.solution.name},
+                fix_url=_url("evaluation_questions", data, f"#candidate-{c.pk}"),
+                fix_label=_("Answer the compliance question"),
+            )
+
+
+@reminder
+def hybrid_without_owner(data: EvaluationData):
+    e = data.evaluation
+    chosen_types = set()
+    if data.decision is not None:
+        chosen_types = {c.solution.solution_type.slug for c in data.decision.chosen.all()}
+    hybrid_candidate = any(c.solution.solution_type.slug == "hybrid" for c in data.shortlisted)
+    is_hybrid = e.plans_hybrid or hybrid_candidate or len(chosen_types) > 1
+    if is_hybrid and not e.unified_view_owner.strip():
+        yield Reminder(
+            key="hybrid-without-owner",
+            severity="high",
+            title=_("A hybrid route has no owner for the unified resource view and audit"),
+            why=_(
+                "Several resource sources only work together with one resource catalog, request "
+                "flow, cost attribution and audit trail. Without a named owner they drift into "
+                "separate islands."
+            ),
+            fix_url=_url("evaluation_edit", data, "#id_unified_view_owner"),
+            fix_label=_("Name the owner"),
+        )
+
+
+@reminder
+def thin_shortlist(data: EvaluationData):
+    shortlisted = data.shortlisted
+    if len(shortlisted) < 3:
+        yield Reminder(
+            key="few-candidates",
+            severity="medium",
+            title=_("Fewer than three candidates"),
+            why=_(
+                "Only %(n)d candidate(s) are shortlisted. With fewer than three there is little "
+                "to compare, and the choice is hard to defend."
+            )
+            % {"n": len(shortlisted)},
+            fix_url=_url("evaluation_shortlist", data),
+            fix_label=_("Add candidates"),
+        )
+    types = {c.solution.solution_type_id for c in shortlisted}
+    if len(shortlisted) >= 2 and len(types) == 1:
+        yield Reminder(
+            key="one-type-only",
+            severity="medium",
+            title=_("All candidates are of one type"),
+            why=_(
+                "Every shortlisted candidate is a %(type)s. Types draw different responsibility "
+                "boundaries; comparing across at least two shows what each boundary costs you."
+            )
+            % {"type": shortlisted[0].solution.solution_type.name},
+            fix_url=_url("evaluation_shortlist", data),
+            fix_label=_("Add a candidate of another type"),
+        )
+
+
+@reminder
+def decided_without_basis(data: EvaluationData):
+    if data.evaluation.status not in (Status.DECIDED, Status.ARCHIVED):
+        return
+    answered, total = data.progress_totals()
+    decision = data.decision
+    if answered < total:
+        yield Reminder(
+            key="decided-without-answers",
+            severity="high",
+            title=_("Decided with unanswered questions"),
+            why=_("%(n)d of %(total)d pre-procurement answers are missing or incomplete.")
+            % {"n": total - answered, "total": total},
+            fix_url=_url("evaluation_questions", data),
+            fix_label=_("Reopen and answer"),
+        )
+    if decision is None or not decision.rationale.strip():
+        yield Reminder(
+            key="decided-without-rationale",
+            severity="high",
+            title=_("Decided without a recorded rationale"),
+            why=_("The decision record has no rationale, so nobody can later see why."),
+            fix_url=_url("evaluation_decision", data),
+            fix_label=_("Reopen and record the rationale"),
+        )

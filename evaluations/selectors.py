@@ -1,0 +1,206 @@
+"""Reads for evaluations: always scoped to the user's memberships (non-members get 404)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404
+
+from catalog.models import ShortlistRule, Solution, SolutionType
+
+from .models import (
+    AnswerValue,
+    Candidate,
+    CandidateStatus,
+    ContextAnswer,
+    ContextQuestion,
+    Evaluation,
+    FiveQuestion,
+    QuestionAnswer,
+)
+
+# Other apps add the lookups their reminders need (e.g. "candidates__matrix"), so that a page
+# listing many evaluations still costs a fixed number of queries.
+EXTRA_PREFETCHES: list = []
+
+
+def evaluations_for_user(user) -> QuerySet[Evaluation]:
+    if not user.is_authenticated:
+        return Evaluation.objects.none()
+    return Evaluation.objects.filter(memberships__user=user)
+
+
+def evaluation_get_for_user(user, pk, *, for_update: bool = False) -> Evaluation:
+    """The evaluation if the user is a member; otherwise 404, as if it did not exist."""
+    try:
+        pk = int(pk)
+    except (TypeError, ValueError):
+        raise Http404 from None
+    qs = evaluations_for_user(user)
+    if for_update:
+        qs = qs.select_for_update(of=("self",))
+    evaluation = qs.filter(pk=pk).first()
+    if evaluation is None:
+        raise Http404
+    return evaluation
+
+
+def candidate_get(evaluation: Evaluation, pk) -> Candidate:
+    try:
+        return evaluation.candidates.select_related("solution__solution_type").get(pk=int(pk))
+    except (Candidate.DoesNotExist, TypeError, ValueError):
+        raise Http404 from None
+
+
+def _candidate_prefetch() -> Prefetch:
+    answers = QuestionAnswer.objects.select_related("question")
+    return Prefetch(
+        "candidates",
+        queryset=Candidate.objects.select_related("solution__solution_type").prefetch_related(
+            Prefetch("answers", queryset=answers), "rules"
+        ),
+    )
+
+
+def evaluation_queryset_full(qs: QuerySet[Evaluation]) -> QuerySet[Evaluation]:
+    """Everything the overview, progress and reminders read, in a fixed number of queries."""
+    return qs.prefetch_related(
+        "scenarios",
+        _candidate_prefetch(),
+        Prefetch("context_answers", queryset=ContextAnswer.objects.select_related("question")),
+        "decision__chosen__solution__solution_type",
+        *EXTRA_PREFETCHES,
+    ).select_related("created_by")
+
+
+@dataclass
+class CandidateProgress:
+    candidate: Candidate
+    answered: int
+    total: int
+    missing: list[tuple[FiveQuestion, list[str]]] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return self.answered == self.total
+
+
+@dataclass
+class EvaluationData:
+    """One evaluation with its related rows loaded; reminders and pages read only this."""
+
+    evaluation: Evaluation
+    questions: list[FiveQuestion]
+
+    @property
+    def candidates(self) -> list[Candidate]:
+        return list(self.evaluation.candidates.all())
+
+    @property
+    def shortlisted(self) -> list[Candidate]:
+        return [c for c in self.candidates if c.status == CandidateStatus.SHORTLISTED]
+
+    @property
+    def eliminated(self) -> list[Candidate]:
+        return [c for c in self.candidates if c.status == CandidateStatus.ELIMINATED]
+
+    @property
+    def context(self) -> dict[str, ContextAnswer]:
+        return {a.question.key: a for a in self.evaluation.context_answers.all()}
+
+    def fact(self, key: str) -> bool:
+        answer = self.context.get(key)
+        return bool(answer and answer.value == AnswerValue.YES)
+
+    @property
+    def decision(self):
+        try:
+            return self.evaluation.decision
+        except Evaluation.decision.RelatedObjectDoesNotExist:
+            return None
+
+    def answer(self, candidate: Candidate, question_key: str) -> QuestionAnswer | None:
+        for answer in candidate.answers.all():
+            if answer.question.key == question_key:
+                return answer
+        return None
+
+    def progress(self) -> list[CandidateProgress]:
+        rows = []
+        for candidate in self.shortlisted:
+            by_question = {a.question_id: a for a in candidate.answers.all()}
+            missing = []
+            for question in self.questions:
+                answer = by_question.get(question.pk)
+                parts = answer.missing_parts() if answer else ["*"]
+                if parts:
+                    missing.append((question, parts))
+            total = len(self.questions)
+            rows.append(CandidateProgress(candidate, total - len(missing), total, missing))
+        return rows
+
+    def progress_totals(self) -> tuple[int, int]:
+        rows = self.progress()
+        return sum(r.answered for r in rows), sum(r.total for r in rows)
+
+    def types(self) -> list[tuple[SolutionType, list[Candidate]]]:
+        """The type/boundary table: each type present among shortlisted candidates."""
+        by_type: dict[int, tuple[SolutionType, list[Candidate]]] = {}
+        for c in self.shortlisted:
+            t = c.solution.solution_type
+            by_type.setdefault(t.pk, (t, []))[1].append(c)
+        return sorted(by_type.values(), key=lambda item: (item[0].order, item[0].pk))
+
+
+def active_five_questions() -> list[FiveQuestion]:
+    return list(FiveQuestion.objects.filter(is_active=True))
+
+
+def active_context_questions() -> list[ContextQuestion]:
+    return list(ContextQuestion.objects.filter(is_active=True))
+
+
+def evaluation_data(evaluation: Evaluation, questions=None) -> EvaluationData:
+    full = evaluation_queryset_full(Evaluation.objects.filter(pk=evaluation.pk)).get()
+    full.__dict__["_member_roles"] = evaluation.__dict__.get("_member_roles", {})
+    return EvaluationData(full, questions if questions is not None else active_five_questions())
+
+
+def evaluation_data_list(user) -> list[EvaluationData]:
+    """The user's evaluations for the home page, with a fixed number of queries."""
+    questions = active_five_questions()
+    qs = evaluation_queryset_full(evaluations_for_user(user)).prefetch_related("memberships")
+    return [EvaluationData(e, questions) for e in qs]
+
+
+@dataclass
+class Suggestion:
+    solution: Solution
+    rules: list[ShortlistRule]
+    already: Candidate | None = None
+
+
+def shortlist_suggest(evaluation: Evaluation) -> list[Suggestion]:
+    """Apply the catalog's shortlist rules to the context answers (SPEC §1.4)."""
+    yes = set(
+        evaluation.context_answers.filter(value=AnswerValue.YES).values_list(
+            "question__key", flat=True
+        )
+    )
+    existing = {c.solution_id: c for c in evaluation.candidates.all()}
+    found: dict[int, Suggestion] = {}
+    rules = ShortlistRule.objects.filter(is_active=True).prefetch_related(
+        Prefetch(
+            "solutions",
+            queryset=Solution.objects.filter(is_active=True).select_related("solution_type"),
+        )
+    )
+    for rule in rules:
+        if rule.facts and set(rule.facts) <= yes:
+            for solution in rule.solutions.all():
+                suggestion = found.setdefault(
+                    solution.pk, Suggestion(solution, [], existing.get(solution.pk))
+                )
+                suggestion.rules.append(rule)
+    return sorted(found.values(), key=lambda s: (s.solution.solution_type.order, s.solution.name))

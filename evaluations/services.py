@@ -1,0 +1,499 @@
+"""Writes to evaluations. Forms and the API call these; permission, sealing, validation and
+concurrency rules live here once. Every function is atomic: it saves all or nothing."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from catalog.models import Scenario, Solution
+from common.concurrency import bump, lock_and_check
+from common.exceptions import Conflict, Forbidden
+
+from .models import (
+    TRANSITIONS,
+    AnswerValue,
+    Assessment,
+    Candidate,
+    CandidateOrigin,
+    CandidateStatus,
+    ContextAnswer,
+    ContextQuestion,
+    Decision,
+    Evaluation,
+    FiveQuestion,
+    MemberRole,
+    Membership,
+    Party,
+    QuestionAnswer,
+    Status,
+    StatusChange,
+)
+from .selectors import evaluation_data, shortlist_suggest
+
+User = get_user_model()
+
+EVALUATION_FIELDS = (
+    "title",
+    "organisation",
+    "private_deployment_required",
+    "compliance_required",
+    "localisation_required",
+    "plans_hybrid",
+    "unified_view_owner",
+    "notes",
+)
+
+
+def _require(user, perm: str, evaluation: Evaluation) -> None:
+    if not user.has_perm(perm, evaluation):
+        if perm == "evaluations.change_evaluation" and evaluation.is_sealed:
+            raise Conflict(
+                _(
+                    "This evaluation is %(status)s and sealed: it is read-only until its owner "
+                    "reopens it with a reason."
+                )
+                % {"status": evaluation.get_status_display()}
+            )
+        raise Forbidden(_("Your role in this evaluation does not allow this."))
+
+
+def _require_editable(user, evaluation: Evaluation) -> None:
+    """Lock the evaluation row and check the user may edit it in its *saved* status.
+
+    Locking serialises every write with status changes, so nothing slips in while the
+    evaluation is being marked decided.
+    """
+    saved = Evaluation.objects.select_for_update().values_list("status", flat=True)
+    evaluation.status = saved.get(pk=evaluation.pk)
+    _require(user, "evaluations.change_evaluation", evaluation)
+
+
+def _save(obj, user) -> None:
+    """Save and attribute the history record to the acting user (also outside a request)."""
+    obj._history_user = user
+    obj.save()
+
+
+def _clean_text(value: str | None) -> str:
+    return (value or "").strip()
+
+
+def _validate_scenarios(scenarios: Iterable[Scenario]) -> list[Scenario]:
+    scenarios = list(scenarios)
+    if not scenarios:
+        raise ValidationError({"scenarios": _("Choose at least one primary scenario.")})
+    return scenarios
+
+
+@transaction.atomic
+def evaluation_create(*, user, title: str, organisation: str, scenarios, **fields) -> Evaluation:
+    """Create an evaluation; its creator becomes the owner."""
+    if not user.has_perm("evaluations.add_evaluation"):
+        raise Forbidden(_("Only tech leads and admins create evaluations."))
+    evaluation = Evaluation(
+        title=_clean_text(title),
+        organisation=_clean_text(organisation),
+        created_by=user,
+        **{k: v for k, v in fields.items() if k in EVALUATION_FIELDS},
+    )
+    scenarios = _validate_scenarios(scenarios)
+    evaluation.full_clean()
+    _save(evaluation, user)
+    evaluation.scenarios.set(scenarios)
+    _save(Membership(evaluation=evaluation, user=user, role=MemberRole.OWNER), user)
+    return evaluation
+
+
+@transaction.atomic
+def evaluation_update(
+    *, user, evaluation: Evaluation, expected_version: int | None, scenarios=None, **fields
+) -> Evaluation:
+    _require_editable(user, evaluation)
+    evaluation = lock_and_check(Evaluation, pk=evaluation.pk, expected_version=expected_version)
+    for name, value in fields.items():
+        if name not in EVALUATION_FIELDS:
+            raise ValidationError({name: _("This field cannot be changed here.")})
+        setattr(evaluation, name, _clean_text(value) if isinstance(value, str) else value)
+    evaluation.full_clean()
+    bump(evaluation)
+    _save(evaluation, user)
+    if scenarios is not None:
+        evaluation.scenarios.set(_validate_scenarios(scenarios))
+    return evaluation
+
+
+# --- members ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def member_add(*, user, evaluation: Evaluation, member: User, role: str) -> Membership:
+    _require(user, "evaluations.manage_members", evaluation)
+    if role not in MemberRole.values:
+        raise ValidationError({"role": _("Unknown role '%(role)s'.") % {"role": role}})
+    if not member.is_active:
+        raise ValidationError({"user": _("This account is disabled.")})
+    if evaluation.memberships.filter(user=member).exists():
+        raise ValidationError(
+            {"user": _("%(name)s is already a member.") % {"name": member.username}}
+        )
+    membership = Membership(evaluation=evaluation, user=member, role=role)
+    _save(membership, user)
+    return membership
+
+
+def _ensure_an_owner_remains(evaluation: Evaluation, leaving: Membership) -> None:
+    others = evaluation.memberships.filter(role=MemberRole.OWNER).exclude(pk=leaving.pk)
+    if leaving.role == MemberRole.OWNER and not others.exists():
+        raise Conflict(_("An evaluation needs at least one owner; make someone else owner first."))
+
+
+@transaction.atomic
+def member_change_role(*, user, membership: Membership, role: str) -> Membership:
+    evaluation = membership.evaluation
+    _require(user, "evaluations.manage_members", evaluation)
+    if role not in MemberRole.values:
+        raise ValidationError({"role": _("Unknown role '%(role)s'.") % {"role": role}})
+    membership = Membership.objects.select_for_update().get(pk=membership.pk)
+    if role != MemberRole.OWNER:
+        _ensure_an_owner_remains(evaluation, membership)
+    membership.role = role
+    _save(membership, user)
+    return membership
+
+
+@transaction.atomic
+def member_remove(*, user, membership: Membership) -> None:
+    evaluation = membership.evaluation
+    _require(user, "evaluations.manage_members", evaluation)
+    _ensure_an_owner_remains(evaluation, membership)
+    membership._history_user = user
+    membership.delete()
+
+
+# --- context ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def context_answer_save(
+    *,
+    user,
+    evaluation: Evaluation,
+    question: ContextQuestion,
+    value: str,
+    detail: str = "",
+    expected_version: int | None,
+) -> ContextAnswer:
+    """Create or update one context answer. `expected_version` 0 means "I saw no answer yet"."""
+    _require_editable(user, evaluation)
+    if value not in AnswerValue.values:
+        raise ValidationError({"value": _("Answer yes, no or not sure yet.")})
+    existing = ContextAnswer.objects.filter(evaluation=evaluation, question=question).first()
+    if existing is None:
+        if expected_version not in (None, 0):
+            raise Conflict(_("This answer no longer exists; reload the page."))
+        answer = ContextAnswer(evaluation=evaluation, question=question)
+    else:
+        answer = lock_and_check(ContextAnswer, pk=existing.pk, expected_version=expected_version)
+        bump(answer)
+    answer.value = value
+    answer.detail = _clean_text(detail)
+    answer.updated_by = user
+    answer.full_clean()
+    _save(answer, user)
+    return answer
+
+
+# --- candidates ------------------------------------------------------------------------------
+
+
+def _new_candidate(evaluation, solution, *, user, origin, reason="", rules=()) -> Candidate:
+    if not solution.is_active:
+        raise ValidationError(
+            {"solution": _("%(s)s is not active in the catalog.") % {"s": solution}}
+        )
+    if evaluation.candidates.filter(solution=solution).exists():
+        raise ValidationError(
+            {"solution": _("%(s)s is already a candidate.") % {"s": solution.name}}
+        )
+    candidate = Candidate(
+        evaluation=evaluation, solution=solution, origin=origin, reason=reason, added_by=user
+    )
+    candidate.full_clean(exclude=["evaluation", "solution"])
+    try:
+        with transaction.atomic():
+            _save(candidate, user)
+    except IntegrityError:
+        raise ValidationError(
+            {"solution": _("%(s)s is already a candidate.") % {"s": solution.name}}
+        ) from None
+    if rules:
+        candidate.rules.set(rules)
+    return candidate
+
+
+@transaction.atomic
+def candidate_add(*, user, evaluation: Evaluation, solution: Solution, reason: str) -> Candidate:
+    """Add a candidate by hand; the tech lead must say why."""
+    _require_editable(user, evaluation)
+    reason = _clean_text(reason)
+    if not reason:
+        raise ValidationError({"reason": _("Say why this solution belongs on the shortlist.")})
+    return _new_candidate(
+        evaluation, solution, user=user, origin=CandidateOrigin.MANUAL, reason=reason
+    )
+
+
+@transaction.atomic
+def candidates_accept_suggestions(
+    *, user, evaluation: Evaluation, solution_ids: Iterable[int] | None = None
+) -> list[Candidate]:
+    """Add suggested solutions (all, or the given ones) with the rules that suggested them."""
+    _require_editable(user, evaluation)
+    suggestions = {s.solution.pk: s for s in shortlist_suggest(evaluation)}
+    wanted = list(suggestions) if solution_ids is None else [int(i) for i in solution_ids]
+    not_suggested = [i for i in wanted if i not in suggestions]
+    if not_suggested:
+        raise ValidationError(
+            {
+                "solutions": _("Not suggested for this evaluation: %(ids)s.")
+                % {"ids": ", ".join(map(str, not_suggested))}
+            }
+        )
+    added = []
+    for pk in wanted:
+        s = suggestions[pk]
+        if s.already is not None:
+            continue
+        added.append(
+            _new_candidate(
+                evaluation, s.solution, user=user, origin=CandidateOrigin.SUGGESTED, rules=s.rules
+            )
+        )
+    return added
+
+
+@transaction.atomic
+def candidate_eliminate(
+    *, user, candidate: Candidate, reason: str, expected_version: int | None
+) -> Candidate:
+    _require_editable(user, candidate.evaluation)
+    reason = _clean_text(reason)
+    if not reason:
+        raise ValidationError({"reason": _("Give the reason for eliminating this candidate.")})
+    candidate = lock_and_check(Candidate, pk=candidate.pk, expected_version=expected_version)
+    if candidate.status == CandidateStatus.ELIMINATED:
+        raise Conflict(_("%(s)s is already eliminated.") % {"s": candidate.solution.name})
+    candidate.status = CandidateStatus.ELIMINATED
+    candidate.elimination_reason = reason
+    candidate.eliminated_by = user
+    candidate.eliminated_at = timezone.now()
+    bump(candidate)
+    _save(candidate, user)
+    return candidate
+
+
+@transaction.atomic
+def candidate_restore(*, user, candidate: Candidate, expected_version: int | None) -> Candidate:
+    _require_editable(user, candidate.evaluation)
+    candidate = lock_and_check(Candidate, pk=candidate.pk, expected_version=expected_version)
+    if candidate.status != CandidateStatus.ELIMINATED:
+        raise Conflict(_("%(s)s is not eliminated.") % {"s": candidate.solution.name})
+    candidate.status = CandidateStatus.SHORTLISTED
+    candidate.elimination_reason = ""
+    candidate.eliminated_by = None
+    candidate.eliminated_at = None
+    bump(candidate)
+    _save(candidate, user)
+    return candidate
+
+
+# --- the five questions ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def answer_save(
+    *,
+    user,
+    candidate: Candidate,
+    question: FiveQuestion,
+    party: str,
+    assessment: str,
+    explanation: str,
+    evidence_url: str = "",
+    expected_version: int | None,
+) -> QuestionAnswer:
+    """Create or update one candidate's answer to one question (0 = "I saw no answer yet")."""
+    _require_editable(user, candidate.evaluation)
+    if candidate.status != CandidateStatus.SHORTLISTED:
+        raise Conflict(_("%(s)s is eliminated; restore it first.") % {"s": candidate.solution.name})
+    errors = {}
+    if party not in [*Party.values, ""]:
+        errors["party"] = _("Choose who: %(choices)s.") % {"choices": ", ".join(Party.values)}
+    if assessment not in Assessment.values:
+        errors["assessment"] = _("Choose yes, partly, no or unknown.")
+    if errors:
+        raise ValidationError(errors)
+    existing = QuestionAnswer.objects.filter(candidate=candidate, question=question).first()
+    if existing is None:
+        if expected_version not in (None, 0):
+            raise Conflict(_("This answer no longer exists; reload the page."))
+        answer = QuestionAnswer(candidate=candidate, question=question)
+    else:
+        answer = lock_and_check(
+            QuestionAnswer,
+            pk=existing.pk,
+            expected_version=expected_version,
+        )
+        bump(answer)
+    answer.party = party
+    answer.assessment = assessment
+    answer.explanation = _clean_text(explanation)
+    answer.evidence_url = _clean_text(evidence_url)
+    answer.updated_by = user
+    answer.full_clean()
+    _save(answer, user)
+    return answer
+
+
+# --- decision and status ---------------------------------------------------------------------
+
+
+@transaction.atomic
+def decision_save(
+    *,
+    user,
+    evaluation: Evaluation,
+    chosen: Iterable[Candidate],
+    rationale: str,
+    decided_on: datetime.date | None,
+    decided_by: str,
+    expected_version: int | None,
+) -> Decision:
+    _require_editable(user, evaluation)
+    chosen = list(chosen)
+    foreign = [c for c in chosen if c.evaluation_id != evaluation.pk]
+    if foreign:
+        raise ValidationError({"chosen": _("Choose candidates of this evaluation only.")})
+    eliminated = [c.solution.name for c in chosen if c.status != CandidateStatus.SHORTLISTED]
+    if eliminated:
+        raise ValidationError(
+            {
+                "chosen": _("Eliminated candidates cannot be chosen: %(names)s.")
+                % {"names": ", ".join(eliminated)}
+            }
+        )
+    existing = Decision.objects.filter(evaluation=evaluation).first()
+    if existing is None:
+        if expected_version not in (None, 0):
+            raise Conflict(_("This decision record no longer exists; reload the page."))
+        decision = Decision(evaluation=evaluation)
+    else:
+        decision = lock_and_check(
+            Decision,
+            pk=existing.pk,
+            expected_version=expected_version,
+        )
+        bump(decision)
+    decision.rationale = _clean_text(rationale)
+    decision.decided_on = decided_on
+    decision.decided_by = _clean_text(decided_by)
+    decision.recorded_by = user
+    decision.full_clean()
+    _save(decision, user)
+    decision.chosen.set(chosen)
+    return decision
+
+
+def decided_gate_missing(evaluation: Evaluation) -> list[str]:
+    """Everything that keeps this evaluation from being marked decided; empty when it may be."""
+    data = evaluation_data(evaluation)
+    missing = []
+    if not data.shortlisted:
+        missing.append(_("No candidate is shortlisted."))
+    for row in data.progress():
+        for question, parts in row.missing:
+            what = (
+                _("no answer")
+                if parts == ["*"]
+                else _("missing %(parts)s") % {"parts": ", ".join(parts)}
+            )
+            missing.append(
+                _("%(candidate)s — question %(n)s “%(q)s”: %(what)s.")
+                % {
+                    "candidate": row.candidate.solution.name,
+                    "n": question.order,
+                    "q": question.text,
+                    "what": what,
+                }
+            )
+    decision = data.decision
+    if decision is None:
+        missing.append(_("There is no decision record."))
+    else:
+        if not decision.chosen.all():
+            missing.append(_("The decision record names no chosen candidate."))
+        if not decision.rationale:
+            missing.append(_("The decision record has no rationale."))
+        if not decision.decided_on:
+            missing.append(_("The decision record has no date."))
+        if not decision.decided_by:
+            missing.append(_("The decision record does not say who decided."))
+    return missing
+
+
+class GateRefused(Conflict):
+    def __init__(self, missing: list[str]):
+        super().__init__(
+            _("The evaluation cannot be marked decided yet. Missing: %(n)d item(s).")
+            % {"n": len(missing)}
+        )
+        self.missing = missing
+
+
+@transaction.atomic
+def evaluation_transition(
+    *, user, evaluation: Evaluation, to_status: str, reason: str = ""
+) -> Evaluation:
+    """Move the status along the workflow. Leaving decided/archived is a reopen: owner only,
+    with a reason, which is recorded."""
+    if to_status not in Status.values:
+        raise ValidationError({"status": _("Unknown status '%(s)s'.") % {"s": to_status}})
+    evaluation = Evaluation.objects.select_for_update().get(pk=evaluation.pk)
+    current = Status(evaluation.status)
+    target = Status(to_status)
+    if target not in TRANSITIONS[current]:
+        allowed = ", ".join(str(s.label) for s in TRANSITIONS[current]) or "—"
+        raise Conflict(
+            _("An evaluation cannot go from %(a)s to %(b)s. Allowed next: %(allowed)s.")
+            % {"a": current.label, "b": target.label, "allowed": allowed}
+        )
+    reason = _clean_text(reason)
+    reopening = evaluation.is_sealed and target not in (Status.DECIDED, Status.ARCHIVED)
+    if reopening:
+        _require(user, "evaluations.reopen_evaluation", evaluation)
+        if not reason:
+            raise ValidationError({"reason": _("Give the reason for reopening.")})
+    else:
+        _require(user, "evaluations.change_status", evaluation)
+    if target == Status.DECIDED:
+        missing = decided_gate_missing(evaluation)
+        if missing:
+            raise GateRefused(missing)
+    StatusChange.objects.create(
+        evaluation=evaluation,
+        from_status=current,
+        to_status=target,
+        reason=reason,
+        changed_by=user,
+    )
+    evaluation.status = target
+    bump(evaluation)
+    _save(evaluation, user)
+    return evaluation

@@ -1,0 +1,15 @@
+from modeltranslation.translator import TranslationOptions, register
+
+from .models import ContextQuestion, FiveQuestion
+
+
+@register(ContextQuestion)
+class ContextQuestionTranslation(TranslationOptions):
+    fields = ("text", "help_text", "detail_label")
+    required_languages = {"en": ("text",), "zh-hans": ("text",)}
+
+
+@register(FiveQuestion)
+class FiveQuestionTranslation(TranslationOptions):
+    fields = ("text", "help_text")
+    required_languages = {"en": ("text",), "zh-hans": ("text",)}

@@ -1,0 +1,254 @@
+"""Evaluation rules: shortlist suggestions, the decided gate, sealing, members, concurrency."""
+
+import datetime
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from catalog.models import ShortlistRule, Solution
+from common.exceptions import Conflict, Forbidden, StaleEdit
+from evaluations import services
+from evaluations.models import (
+    CandidateStatus,
+    ContextQuestion,
+    FiveQuestion,
+    MemberRole,
+    Status,
+    StatusChange,
+)
+from evaluations.selectors import shortlist_suggest
+from tests.factories import add_candidates, answer_all
+
+pytestmark = pytest.mark.django_db
+
+
+def answer_context(evaluation, user, **answers):
+    for key, value in answers.items():
+        services.context_answer_save(
+            user=user,
+            evaluation=evaluation,
+            question=ContextQuestion.objects.get(key=key),
+            value=value,
+            expected_version=None,
+        )
+
+
+def test_each_seeded_rule_fires_for_its_answers_and_not_otherwise(evaluation, owner):
+    rules = list(ShortlistRule.objects.prefetch_related("solutions"))
+    assert len(rules) >= 7
+    keys = list(ContextQuestion.objects.values_list("key", flat=True))
+    for rule in rules:
+        # All its facts yes, everything else no: its solutions are suggested with this rule.
+        answer_context(evaluation, owner, **{k: ("yes" if k in rule.facts else "no") for k in keys})
+        suggestions = {s.solution.slug: s for s in shortlist_suggest(evaluation)}
+        for solution in rule.solutions.all():
+            assert rule in suggestions[solution.slug].rules, (rule.key, solution.slug)
+        # One fact missing: this rule does not fire.
+        answer_context(evaluation, owner, **{rule.facts[0]: "unknown"})
+        fired = {r.key for s in shortlist_suggest(evaluation) for r in s.rules}
+        assert rule.key not in fired
+
+
+def test_accepting_suggestions_records_the_rules(evaluation, owner):
+    answer_context(evaluation, owner, hpc_batch_queues="yes", ray_workloads="yes")
+    added = services.candidates_accept_suggestions(user=owner, evaluation=evaluation)
+    assert {c.solution.slug for c in added} == {"slurm", "kuberay"}
+    slurm = next(c for c in added if c.solution.slug == "slurm")
+    assert [r.key for r in slurm.rules.all()] == ["hpc-team-batch-queues"]
+    # Accepting again adds nothing twice.
+    assert services.candidates_accept_suggestions(user=owner, evaluation=evaluation) == []
+    with pytest.raises(ValidationError):
+        services.candidates_accept_suggestions(
+            user=owner, evaluation=evaluation, solution_ids=[Solution.objects.get(slug="runai").pk]
+        )
+
+
+def test_manual_add_needs_a_reason_and_no_duplicates(evaluation, owner):
+    volcano = Solution.objects.get(slug="volcano")
+    with pytest.raises(ValidationError, match="Say why"):
+        services.candidate_add(user=owner, evaluation=evaluation, solution=volcano, reason=" ")
+    services.candidate_add(user=owner, evaluation=evaluation, solution=volcano, reason="Batch")
+    with pytest.raises(ValidationError, match="already a candidate"):
+        services.candidate_add(user=owner, evaluation=evaluation, solution=volcano, reason="Again")
+    assert evaluation.candidates.count() == 1
+
+
+def test_elimination_needs_a_reason_and_keeps_the_candidate(evaluation, owner):
+    (slurm,) = add_candidates(evaluation, owner, "slurm")
+    with pytest.raises(ValidationError):
+        services.candidate_eliminate(user=owner, candidate=slurm, reason="", expected_version=1)
+    slurm = services.candidate_eliminate(
+        user=owner, candidate=slurm, reason="No HPC team", expected_version=1
+    )
+    assert slurm.status == CandidateStatus.ELIMINATED and slurm.elimination_reason == "No HPC team"
+    assert evaluation.candidates.count() == 1
+    restored = services.candidate_restore(user=owner, candidate=slurm, expected_version=2)
+    assert restored.status == CandidateStatus.SHORTLISTED
+
+
+def complete_decision(evaluation, owner, candidates):
+    return services.decision_save(
+        user=owner,
+        evaluation=evaluation,
+        chosen=candidates[:1],
+        rationale="Fits the training scenario with the team we have.",
+        decided_on=datetime.date(2026, 11, 30),
+        decided_by="Architecture board",
+        expected_version=None,
+    )
+
+
+def test_decided_gate_lists_exactly_what_is_missing(evaluation, owner):
+    slurm, volcano = add_candidates(evaluation, owner, "slurm", "volcano")
+    answer_all(slurm, owner)
+    with pytest.raises(services.GateRefused) as refused:
+        services.evaluation_transition(user=owner, evaluation=evaluation, to_status="decided")
+    missing = refused.value.missing
+    assert len([m for m in missing if m.startswith("Volcano")]) == FiveQuestion.objects.count()
+    assert not [m for m in missing if m.startswith("Slurm")]
+    assert "There is no decision record." in missing
+    answer_all(volcano, owner)
+    complete_decision(evaluation, owner, [slurm])
+    evaluation = services.evaluation_transition(
+        user=owner, evaluation=evaluation, to_status="decided"
+    )
+    assert evaluation.status == Status.DECIDED
+
+
+def test_eliminated_candidates_need_no_answers(evaluation, owner):
+    slurm, volcano = add_candidates(evaluation, owner, "slurm", "volcano")
+    answer_all(slurm, owner)
+    services.candidate_eliminate(
+        user=owner, candidate=volcano, reason="Too new", expected_version=1
+    )
+    complete_decision(evaluation, owner, [slurm])
+    assert services.decided_gate_missing(evaluation) == []
+
+
+def test_unknown_assessment_does_not_count_as_answered(evaluation, owner):
+    (slurm,) = add_candidates(evaluation, owner, "slurm")
+    answer_all(slurm, owner, assessment="unknown")
+    missing = services.decided_gate_missing(evaluation)
+    assert any("missing assessment" in m for m in missing)
+
+
+def test_decided_is_sealed_until_the_owner_reopens_with_a_reason(evaluation, owner, people):
+    (slurm,) = add_candidates(evaluation, owner, "slurm")
+    answer_all(slurm, owner)
+    complete_decision(evaluation, owner, [slurm])
+    evaluation = services.evaluation_transition(
+        user=owner, evaluation=evaluation, to_status="decided"
+    )
+    with pytest.raises(Conflict, match="sealed"):
+        services.evaluation_update(
+            user=owner, evaluation=evaluation, expected_version=evaluation.version, title="x"
+        )
+    with pytest.raises(Conflict, match="sealed"):
+        answer_all(slurm, owner, assessment="no")
+    editor = people[MemberRole.EDITOR]
+    with pytest.raises(Forbidden):
+        services.evaluation_transition(
+            user=editor, evaluation=evaluation, to_status="poc", reason="Editor wants to"
+        )
+    with pytest.raises(ValidationError, match="reason"):
+        services.evaluation_transition(user=owner, evaluation=evaluation, to_status="poc")
+    evaluation = services.evaluation_transition(
+        user=owner, evaluation=evaluation, to_status="poc", reason="Vendor changed its price"
+    )
+    assert evaluation.status == Status.POC
+    change = StatusChange.objects.filter(evaluation=evaluation).first()
+    assert change.reason == "Vendor changed its price" and change.changed_by == owner
+
+
+def test_invalid_transition_names_the_allowed_ones(evaluation, owner):
+    with pytest.raises(Conflict, match="Allowed next"):
+        services.evaluation_transition(user=owner, evaluation=evaluation, to_status="archived")
+    with pytest.raises(ValidationError):
+        services.evaluation_transition(user=owner, evaluation=evaluation, to_status="done")
+
+
+def test_members_only_owner_manages_and_one_owner_remains(evaluation, owner, people):
+    editor = people[MemberRole.EDITOR]
+    with pytest.raises(Forbidden):
+        services.member_add(
+            user=editor, evaluation=evaluation, member=people["outsider"], role="viewer"
+        )
+    services.member_add(user=owner, evaluation=evaluation, member=people["outsider"], role="viewer")
+    with pytest.raises(ValidationError, match="already a member"):
+        services.member_add(
+            user=owner, evaluation=evaluation, member=people["outsider"], role="viewer"
+        )
+    own = evaluation.memberships.get(user=owner)
+    with pytest.raises(Conflict, match="at least one owner"):
+        services.member_remove(user=owner, membership=own)
+    with pytest.raises(Conflict, match="at least one owner"):
+        services.member_change_role(user=owner, membership=own, role="editor")
+
+
+def test_a_stale_answer_save_is_refused_and_nothing_is_overwritten(evaluation, owner, people):
+    (slurm,) = add_candidates(evaluation, owner, "slurm")
+    question = FiveQuestion.objects.get(key="long_term_team")
+    first = services.answer_save(
+        user=owner,
+        candidate=slurm,
+        question=question,
+        party="internal",
+        assessment="yes",
+        explanation="Platform team of four",
+        expected_version=0,
+    )
+    editor = people[MemberRole.EDITOR]
+    # Both loaded version 1; the editor saves first.
+    services.answer_save(
+        user=editor,
+        candidate=slurm,
+        question=question,
+        party="vendor",
+        assessment="partly",
+        explanation="Vendor helps",
+        expected_version=first.version,
+    )
+    with pytest.raises(StaleEdit) as stale:
+        services.answer_save(
+            user=owner,
+            candidate=slurm,
+            question=question,
+            party="internal",
+            assessment="no",
+            explanation="Owner's late edit",
+            expected_version=first.version,
+        )
+    assert stale.value.current.explanation == "Vendor helps"
+    # Two people creating the first answer at once: the second is refused as well.
+    other = FiveQuestion.objects.get(key="incident_triage")
+    services.answer_save(
+        user=owner,
+        candidate=slurm,
+        question=other,
+        party="internal",
+        assessment="yes",
+        explanation="On-call",
+        expected_version=0,
+    )
+    with pytest.raises(StaleEdit):
+        services.answer_save(
+            user=editor,
+            candidate=slurm,
+            question=other,
+            party="vendor",
+            assessment="yes",
+            explanation="Vendor",
+            expected_version=0,
+        )
+
+
+def test_history_records_who_and_what(evaluation, owner):
+    services.evaluation_update(
+        user=owner, evaluation=evaluation, expected_version=evaluation.version, title="Renamed"
+    )
+    newest, older = list(evaluation.history.all())[:2]
+    assert newest.history_user == owner
+    delta = newest.diff_against(older)
+    assert [(c.field, c.old, c.new) for c in delta.changes] == [
+        ("title", "GPU platform 2027", "Renamed")
+    ]
