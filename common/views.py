@@ -1,7 +1,5 @@
-from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db import connection
 from django.http import JsonResponse
-from django.views.generic import TemplateView
 
 from .health import broker_status, database_status
 
@@ -15,10 +13,6 @@ class HtmxTemplateMixin:
         if self.partial_template_name and getattr(self.request, "htmx", False):
             return [self.partial_template_name]
         return super().get_template_names()
-
-
-class HomeView(LoginRequiredMixin, TemplateView):
-    template_name = "home.html"
 
 
 def healthz(request):

@@ -3,7 +3,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from common.views import HomeView, healthz
+from common.views import healthz
+from evaluations.views import HomeView
 
 urlpatterns = [
     path("", HomeView.as_view(), name="home"),
@@ -22,8 +23,10 @@ urlpatterns = [
     ),
     path("i18n/", include("django.conf.urls.i18n")),
     path("catalog/", include("catalog.urls")),
+    path("evaluations/", include("evaluations.urls")),
     path("admin/", admin.site.urls),
     path("api/catalog/", include("catalog.api.urls")),
+    path("api/", include("evaluations.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

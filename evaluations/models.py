@@ -24,7 +24,7 @@ class Status(models.TextChoices):
 
 # Allowed moves; reopening (out of decided/archived) is the owner's, with a reason.
 TRANSITIONS = {
-    Status.DRAFT: {Status.POC, Status.DECIDED},
+    Status.DRAFT: {Status.POC},
     Status.POC: {Status.DRAFT, Status.DECIDED},
     Status.DECIDED: {Status.ARCHIVED, Status.POC},
     Status.ARCHIVED: {Status.POC},

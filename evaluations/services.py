@@ -35,6 +35,7 @@ from .models import (
     Status,
     StatusChange,
 )
+from .rules import is_editor
 from .selectors import evaluation_data, shortlist_suggest
 
 User = get_user_model()
@@ -53,7 +54,8 @@ EVALUATION_FIELDS = (
 
 def _require(user, perm: str, evaluation: Evaluation) -> None:
     if not user.has_perm(perm, evaluation):
-        if perm == "evaluations.change_evaluation" and evaluation.is_sealed:
+        editing = perm == "evaluations.change_evaluation"
+        if editing and evaluation.is_sealed and is_editor(user, evaluation):
             raise Conflict(
                 _(
                     "This evaluation is %(status)s and sealed: it is read-only until its owner "
@@ -97,11 +99,14 @@ def evaluation_create(*, user, title: str, organisation: str, scenarios, **field
     """Create an evaluation; its creator becomes the owner."""
     if not user.has_perm("evaluations.add_evaluation"):
         raise Forbidden(_("Only tech leads and admins create evaluations."))
+    unknown = sorted(set(fields) - set(EVALUATION_FIELDS))
+    if unknown:
+        raise ValidationError({name: _("This field cannot be set here.") for name in unknown})
     evaluation = Evaluation(
         title=_clean_text(title),
         organisation=_clean_text(organisation),
         created_by=user,
-        **{k: v for k, v in fields.items() if k in EVALUATION_FIELDS},
+        **{k: _clean_text(v) if isinstance(v, str) else v for k, v in fields.items()},
     )
     scenarios = _validate_scenarios(scenarios)
     evaluation.full_clean()
@@ -149,7 +154,12 @@ def member_add(*, user, evaluation: Evaluation, member: User, role: str) -> Memb
 
 
 def _ensure_an_owner_remains(evaluation: Evaluation, leaving: Membership) -> None:
-    others = evaluation.memberships.filter(role=MemberRole.OWNER).exclude(pk=leaving.pk)
+    # Lock the other owners too: two owners demoting each other at once must not both pass.
+    others = (
+        evaluation.memberships.select_for_update()
+        .filter(role=MemberRole.OWNER)
+        .exclude(pk=leaving.pk)
+    )
     if leaving.role == MemberRole.OWNER and not others.exists():
         raise Conflict(_("An evaluation needs at least one owner; make someone else owner first."))
 
@@ -260,10 +270,11 @@ def candidates_accept_suggestions(
     wanted = list(suggestions) if solution_ids is None else [int(i) for i in solution_ids]
     not_suggested = [i for i in wanted if i not in suggestions]
     if not_suggested:
+        names = Solution.objects.filter(pk__in=not_suggested).values_list("name", flat=True)
         raise ValidationError(
             {
-                "solutions": _("Not suggested for this evaluation: %(ids)s.")
-                % {"ids": ", ".join(map(str, not_suggested))}
+                "solutions": _("Not suggested for this evaluation: %(names)s.")
+                % {"names": ", ".join(names) or ", ".join(map(str, not_suggested))}
             }
         )
     added = []
@@ -494,6 +505,7 @@ def evaluation_transition(
         changed_by=user,
     )
     evaluation.status = target
+    evaluation._change_reason = reason  # shown with this change on the History tab
     bump(evaluation)
     _save(evaluation, user)
     return evaluation

@@ -86,6 +86,10 @@ def test_elimination_needs_a_reason_and_keeps_the_candidate(evaluation, owner):
     assert restored.status == CandidateStatus.SHORTLISTED
 
 
+def to_poc(evaluation, owner):
+    return services.evaluation_transition(user=owner, evaluation=evaluation, to_status="poc")
+
+
 def complete_decision(evaluation, owner, candidates):
     return services.decision_save(
         user=owner,
@@ -101,6 +105,7 @@ def complete_decision(evaluation, owner, candidates):
 def test_decided_gate_lists_exactly_what_is_missing(evaluation, owner):
     slurm, volcano = add_candidates(evaluation, owner, "slurm", "volcano")
     answer_all(slurm, owner)
+    to_poc(evaluation, owner)
     with pytest.raises(services.GateRefused) as refused:
         services.evaluation_transition(user=owner, evaluation=evaluation, to_status="decided")
     missing = refused.value.missing
@@ -136,6 +141,7 @@ def test_decided_is_sealed_until_the_owner_reopens_with_a_reason(evaluation, own
     (slurm,) = add_candidates(evaluation, owner, "slurm")
     answer_all(slurm, owner)
     complete_decision(evaluation, owner, [slurm])
+    to_poc(evaluation, owner)
     evaluation = services.evaluation_transition(
         user=owner, evaluation=evaluation, to_status="decided"
     )

@@ -1,0 +1,471 @@
+"""Evaluation API serializers.
+
+Input serializers only parse types and look up referenced rows; every rule (permissions, sealing,
+required reasons, duplicates, versions) is enforced by `evaluations.services`. Output serializers
+read the rows the selectors loaded.
+"""
+
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from catalog.models import Scenario
+
+from ..models import (
+    AnswerValue,
+    Assessment,
+    Candidate,
+    ContextAnswer,
+    Decision,
+    Evaluation,
+    MemberRole,
+    Membership,
+    Party,
+    QuestionAnswer,
+    Status,
+)
+from ..reminders import reminders_for
+from ..rules import member_role
+from ..selectors import EvaluationData
+
+User = get_user_model()
+
+# Schema texts are plain (the API documentation is English); messages a user sees are translated.
+VERSION_HELP = (
+    "The version you edited (from GET). Alternatively send it as the If-Match header. "
+    "Required when the row already exists; 0 or absent when creating it."
+)
+
+# Plain strings, not enums: the same choices are the `role` enum of the member endpoints.
+MY_ROLE_HELP = "Your role in this evaluation: owner, editor, reviewer or viewer."
+CANDIDATE_STATUS_HELP = "shortlisted or eliminated"
+
+
+def username(user) -> str | None:
+    return user.username if user is not None else None
+
+
+class VersionField(serializers.IntegerField):
+    def __init__(self, **kwargs):
+        super().__init__(min_value=0, required=False, help_text=VERSION_HELP, **kwargs)
+
+
+class UsernameField(serializers.CharField):
+    """A user shown by username (read-only)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(read_only=True, allow_null=True, **kwargs)
+
+    def to_representation(self, value):
+        return username(value)
+
+
+# --- evaluations -----------------------------------------------------------------------------
+
+
+class EvaluationListSerializer(serializers.Serializer):
+    """One row of the evaluation list, read from an `EvaluationData`."""
+
+    id = serializers.IntegerField(source="evaluation.pk")
+    url = serializers.SerializerMethodField()
+    title = serializers.CharField(source="evaluation.title")
+    organisation = serializers.CharField(source="evaluation.organisation")
+    status = serializers.ChoiceField(source="evaluation.status", choices=Status.choices)
+    scenarios = serializers.SerializerMethodField()
+    my_role = serializers.CharField(source="evaluation.my_role", help_text=MY_ROLE_HELP)
+    candidate_count = serializers.SerializerMethodField()
+    progress = serializers.SerializerMethodField()
+    open_reminders = serializers.SerializerMethodField()
+    updated_at = serializers.DateTimeField(source="evaluation.updated_at")
+
+    def get_url(self, data: EvaluationData) -> str:
+        return reverse("evaluations-api:evaluation_detail", kwargs={"pk": data.evaluation.pk})
+
+    def get_scenarios(self, data: EvaluationData) -> list[str]:
+        return [s.slug for s in data.evaluation.scenarios.all()]
+
+    def get_candidate_count(self, data: EvaluationData) -> int:
+        """Shortlisted candidates (eliminated ones are not counted)."""
+        return len(data.shortlisted)
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "properties": {"answered": {"type": "integer"}, "total": {"type": "integer"}},
+        }
+    )
+    def get_progress(self, data: EvaluationData):
+        answered, total = data.progress_totals()
+        return {"answered": answered, "total": total}
+
+    def get_open_reminders(self, data: EvaluationData) -> int:
+        return len(reminders_for(data))
+
+
+class EvaluationSerializer(serializers.ModelSerializer):
+    """The full evaluation (read-only representation)."""
+
+    url = serializers.SerializerMethodField()
+    scenarios = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
+    created_by = UsernameField()
+    my_role = serializers.SerializerMethodField(help_text=MY_ROLE_HELP)
+    is_sealed = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Evaluation
+        fields = (
+            "id",
+            "url",
+            "title",
+            "organisation",
+            "scenarios",
+            "private_deployment_required",
+            "compliance_required",
+            "localisation_required",
+            "plans_hybrid",
+            "unified_view_owner",
+            "notes",
+            "status",
+            "is_sealed",
+            "my_role",
+            "version",
+            "created_by",
+            "created_at",
+            "updated_at",
+        )
+        read_only_fields = fields
+
+    def get_url(self, evaluation) -> str:
+        return reverse("evaluations-api:evaluation_detail", kwargs={"pk": evaluation.pk})
+
+    def get_my_role(self, evaluation) -> str | None:
+        request = self.context.get("request")
+        return member_role(request.user, evaluation) if request else None
+
+
+class EvaluationWriteSerializer(serializers.Serializer):
+    """Create (POST) or change (PATCH) an evaluation; the service validates the values."""
+
+    title = serializers.CharField(allow_blank=True, trim_whitespace=False)
+    organisation = serializers.CharField(allow_blank=True, trim_whitespace=False)
+    scenarios = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Scenario.objects.all(),
+        many=True,
+        required=False,
+        help_text="Slugs of the primary scenarios, e.g. ['training'].",
+    )
+    private_deployment_required = serializers.BooleanField(required=False)
+    compliance_required = serializers.BooleanField(required=False)
+    localisation_required = serializers.BooleanField(required=False)
+    plans_hybrid = serializers.BooleanField(required=False)
+    unified_view_owner = serializers.CharField(required=False, allow_blank=True)
+    notes = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
+    version = VersionField()
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict) and "status" in data:
+            raise serializers.ValidationError(
+                {"status": _("Change the status with POST …/transition/ {status, reason}.")}
+            )
+        return super().to_internal_value(data)
+
+
+class TransitionSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Status.choices)
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Required when reopening a decided or archived evaluation.",
+    )
+
+
+# --- members ---------------------------------------------------------------------------------
+
+
+class MembershipSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True)
+    name = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Membership
+        fields = ("id", "username", "name", "role", "added_at")
+        read_only_fields = fields
+
+    def get_name(self, membership) -> str:
+        return membership.user.get_full_name() or membership.user.username
+
+
+class MemberAddSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    role = serializers.ChoiceField(choices=MemberRole.choices)
+
+    def validate_username(self, value):
+        user = User.objects.filter(username=value).first()
+        if user is None:
+            raise serializers.ValidationError(
+                _("There is no user named '%(name)s'.") % {"name": value}
+            )
+        return user
+
+
+class MemberRoleSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=MemberRole.choices)
+
+
+# --- context ---------------------------------------------------------------------------------
+
+
+class ContextAnswerSerializer(serializers.ModelSerializer):
+    updated_by = UsernameField()
+
+    class Meta:
+        model = ContextAnswer
+        fields = ("value", "detail", "version", "updated_by", "updated_at")
+        read_only_fields = fields
+
+
+class ContextItemSerializer(serializers.Serializer):
+    """One active context question with this evaluation's answer (null: not answered yet)."""
+
+    key = serializers.CharField(source="question.key")
+    order = serializers.IntegerField(source="question.order")
+    text = serializers.CharField(source="question.text")
+    help_text = serializers.CharField(source="question.help_text")
+    detail_label = serializers.CharField(source="question.detail_label")
+    answer = ContextAnswerSerializer(allow_null=True)
+
+
+class ContextAnswerWriteSerializer(serializers.Serializer):
+    value = serializers.ChoiceField(choices=AnswerValue.choices)
+    detail = serializers.CharField(required=False, allow_blank=True, default="")
+    version = VersionField()
+
+
+# --- suggestions and candidates --------------------------------------------------------------
+
+
+class SolutionBriefSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    type = serializers.SlugField(source="solution_type.slug")
+
+
+class RuleBriefSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    reason = serializers.CharField()
+
+
+class SuggestionSerializer(serializers.Serializer):
+    solution = SolutionBriefSerializer()
+    rules = RuleBriefSerializer(many=True)
+    already_candidate = serializers.SerializerMethodField()
+
+    def get_already_candidate(self, suggestion) -> int | None:
+        return suggestion.already.pk if suggestion.already is not None else None
+
+
+class AcceptSuggestionsSerializer(serializers.Serializer):
+    solutions = serializers.ListField(
+        child=serializers.SlugField(),
+        required=False,
+        help_text="Slugs of suggested solutions to add; omit to add every suggestion.",
+    )
+
+
+class CandidateSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+    # A plain string: "status" is the evaluation status enum everywhere else in the schema.
+    status = serializers.CharField(read_only=True, help_text=CANDIDATE_STATUS_HELP)
+    solution = SolutionBriefSerializer(read_only=True)
+    rules = RuleBriefSerializer(many=True, read_only=True)
+    added_by = UsernameField()
+    eliminated_by = UsernameField()
+
+    class Meta:
+        model = Candidate
+        fields = (
+            "id",
+            "url",
+            "solution",
+            "status",
+            "origin",
+            "reason",
+            "rules",
+            "elimination_reason",
+            "eliminated_by",
+            "eliminated_at",
+            "added_by",
+            "added_at",
+            "version",
+        )
+        read_only_fields = fields
+
+    def get_url(self, candidate) -> str:
+        return reverse(
+            "evaluations-api:candidate_detail",
+            kwargs={"evaluation_pk": candidate.evaluation_id, "pk": candidate.pk},
+        )
+
+
+class CandidateAddSerializer(serializers.Serializer):
+    solution = serializers.SlugField(help_text="The catalog solution's slug.")
+    reason = serializers.CharField(allow_blank=True)
+
+
+class EliminateSerializer(serializers.Serializer):
+    reason = serializers.CharField(allow_blank=True)
+    version = VersionField()
+
+
+class RestoreSerializer(serializers.Serializer):
+    version = VersionField()
+
+
+# --- the five questions ----------------------------------------------------------------------
+
+
+class QuestionAnswerSerializer(serializers.ModelSerializer):
+    updated_by = UsernameField()
+
+    class Meta:
+        model = QuestionAnswer
+        fields = (
+            "party",
+            "assessment",
+            "explanation",
+            "evidence_url",
+            "is_complete",
+            "version",
+            "updated_by",
+            "updated_at",
+        )
+        read_only_fields = fields
+
+
+class AnswerItemSerializer(serializers.Serializer):
+    """One active question with the candidate's answer (null: not answered yet)."""
+
+    key = serializers.CharField(source="question.key")
+    order = serializers.IntegerField(source="question.order")
+    text = serializers.CharField(source="question.text")
+    help_text = serializers.CharField(source="question.help_text")
+    answer = QuestionAnswerSerializer(allow_null=True)
+    is_complete = serializers.BooleanField()
+    missing = serializers.ListField(
+        child=serializers.CharField(), help_text="What the answer still lacks."
+    )
+
+
+class CandidateAnswersSerializer(serializers.Serializer):
+    candidate = serializers.IntegerField()
+    is_complete = serializers.BooleanField()
+    answered = serializers.IntegerField()
+    total = serializers.IntegerField()
+    questions = AnswerItemSerializer(many=True)
+
+
+class AnswerWriteSerializer(serializers.Serializer):
+    party = serializers.ChoiceField(
+        choices=Party.choices, allow_blank=True, required=False, default=""
+    )
+    assessment = serializers.ChoiceField(choices=Assessment.choices)
+    explanation = serializers.CharField(allow_blank=True, required=False, default="")
+    evidence_url = serializers.CharField(allow_blank=True, required=False, default="")
+    version = VersionField()
+
+
+# --- decision --------------------------------------------------------------------------------
+
+
+class DecisionSerializer(serializers.ModelSerializer):
+    """The decision record; before one is saved: empty values and version 0."""
+
+    chosen = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    chosen_solutions = serializers.SerializerMethodField()
+    recorded_by = UsernameField()
+
+    class Meta:
+        model = Decision
+        fields = (
+            "chosen",
+            "chosen_solutions",
+            "rationale",
+            "decided_on",
+            "decided_by",
+            "version",
+            "recorded_by",
+            "updated_at",
+        )
+        read_only_fields = fields
+
+    def get_chosen_solutions(self, decision) -> list[str]:
+        if decision.pk is None:
+            return []
+        return [c.solution.slug for c in decision.chosen.select_related("solution")]
+
+    def to_representation(self, decision):
+        if decision.pk is None:
+            # An unsaved record has no m2m yet; say "nothing saved" explicitly.
+            return {
+                "chosen": [],
+                "chosen_solutions": [],
+                "rationale": "",
+                "decided_on": None,
+                "decided_by": "",
+                "version": 0,
+                "recorded_by": None,
+                "updated_at": None,
+            }
+        return super().to_representation(decision)
+
+
+class DecisionWriteSerializer(serializers.Serializer):
+    chosen = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        default=list,
+        help_text="Ids of this evaluation's candidates.",
+    )
+    rationale = serializers.CharField(allow_blank=True, required=False, default="")
+    decided_on = serializers.DateField(allow_null=True, required=False, default=None)
+    decided_by = serializers.CharField(allow_blank=True, required=False, default="")
+    version = VersionField()
+
+
+# --- reminders and history -------------------------------------------------------------------
+
+
+class ReminderSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    severity = serializers.ChoiceField(choices=[("high", "high"), ("medium", "medium")])
+    title = serializers.CharField()
+    why = serializers.CharField()
+    fix_url = serializers.CharField()
+    fix_label = serializers.CharField()
+
+
+class FieldChangeSerializer(serializers.Serializer):
+    field = serializers.CharField()
+    label = serializers.CharField()
+    old = serializers.JSONField(allow_null=True)
+    new = serializers.JSONField(allow_null=True)
+    old_display = serializers.CharField(help_text="The old value in words (request language).")
+    new_display = serializers.CharField(help_text="The new value in words (request language).")
+
+
+class HistoryEntrySerializer(serializers.Serializer):
+    when = serializers.DateTimeField()
+    who = serializers.CharField(allow_null=True)
+    action = serializers.ChoiceField(
+        choices=[("created", "created"), ("changed", "changed"), ("deleted", "deleted")]
+    )
+    model = serializers.CharField(help_text="evaluation, contextanswer, candidate, ...")
+    model_label = serializers.CharField()
+    object_id = serializers.IntegerField()
+    object = serializers.CharField(help_text="What was changed, in words.")
+    changes = FieldChangeSerializer(many=True)
+    reason = serializers.CharField(help_text="Why, where one was required (e.g. reopening).")

@@ -1,0 +1,55 @@
+from django.urls import path
+
+from . import views
+
+app_name = "evaluations-api"
+
+EVALUATION = "evaluations/<int:evaluation_pk>/"
+CANDIDATE = EVALUATION + "candidates/<int:candidate_pk>/"
+
+urlpatterns = [
+    path("evaluations/", views.EvaluationListView.as_view(), name="evaluation_list"),
+    path("evaluations/<int:pk>/", views.EvaluationDetailView.as_view(), name="evaluation_detail"),
+    path(
+        "evaluations/<int:pk>/transition/",
+        views.EvaluationTransitionView.as_view(),
+        name="evaluation_transition",
+    ),
+    path(EVALUATION + "members/", views.MemberListView.as_view(), name="member_list"),
+    path(EVALUATION + "members/<int:pk>/", views.MemberDetailView.as_view(), name="member_detail"),
+    path(EVALUATION + "context/", views.ContextListView.as_view(), name="context_list"),
+    path(
+        EVALUATION + "context/<str:question_key>/",
+        views.ContextAnswerView.as_view(),
+        name="context_answer",
+    ),
+    path(EVALUATION + "suggestions/", views.SuggestionListView.as_view(), name="suggestion_list"),
+    path(
+        EVALUATION + "suggestions/accept/",
+        views.SuggestionAcceptView.as_view(),
+        name="suggestion_accept",
+    ),
+    path(EVALUATION + "candidates/", views.CandidateListView.as_view(), name="candidate_list"),
+    path(
+        EVALUATION + "candidates/<int:pk>/",
+        views.CandidateDetailView.as_view(),
+        name="candidate_detail",
+    ),
+    path(
+        EVALUATION + "candidates/<int:pk>/eliminate/",
+        views.CandidateEliminateView.as_view(),
+        name="candidate_eliminate",
+    ),
+    path(
+        EVALUATION + "candidates/<int:pk>/restore/",
+        views.CandidateRestoreView.as_view(),
+        name="candidate_restore",
+    ),
+    path(CANDIDATE + "answers/", views.AnswerListView.as_view(), name="answer_list"),
+    path(
+        CANDIDATE + "answers/<str:question_key>/", views.AnswerView.as_view(), name="answer_detail"
+    ),
+    path(EVALUATION + "decision/", views.DecisionView.as_view(), name="decision"),
+    path(EVALUATION + "reminders/", views.ReminderListView.as_view(), name="reminder_list"),
+    path(EVALUATION + "history/", views.HistoryListView.as_view(), name="history_list"),
+]

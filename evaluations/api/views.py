@@ -1,0 +1,787 @@
+"""Evaluation API. Views parse input, look rows up through the membership-scoped selectors
+(non-members get 404) and call the same services the pages use; the services enforce
+permissions, sealing, validation and optimistic concurrency.
+
+Concurrency over HTTP: every editable resource carries `version` and answers with
+`ETag: "<version>"`. A write names the version it edited either as `If-Match: "<n>"`
+(mismatch: 412) or as `version` in the body (mismatch: 409); both show the saved value in
+`current`. Updating a saved row without either is refused with 428. For a row that does not
+exist yet the version is 0, so creating it needs no precondition.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from django.db.models import OuterRef, Subquery
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import generics, serializers, status
+from rest_framework.exceptions import APIException, NotFound, ParseError
+from rest_framework.response import Response
+
+from catalog.models import Solution
+from common.exceptions import PreconditionFailed, StaleEdit
+
+from .. import services
+from ..filters import EvaluationFilterSet
+from ..history import history_entries, history_timeline
+from ..models import (
+    Candidate,
+    ContextAnswer,
+    ContextQuestion,
+    Decision,
+    Evaluation,
+    FiveQuestion,
+    Membership,
+    QuestionAnswer,
+)
+from ..reminders import reminders_for
+from ..selectors import (
+    EvaluationData,
+    active_context_questions,
+    active_five_questions,
+    candidate_get,
+    evaluation_data,
+    evaluation_get_for_user,
+    evaluation_queryset_full,
+    evaluations_for_user,
+    shortlist_suggest,
+)
+from . import serializers as s
+
+# --- HTTP preconditions ----------------------------------------------------------------------
+
+
+class PreconditionRequired(APIException):
+    status_code = 428
+    default_code = "precondition_required"
+    default_detail = _(
+        "This has been saved before. Send the version you edited, as an If-Match header "
+        '(If-Match: "3", the ETag of your GET) or as "version" in the body, so that a '
+        "change made meanwhile by someone else is not overwritten."
+    )
+
+
+@dataclass(frozen=True)
+class Precondition:
+    version: int | None
+    from_header: bool = False
+
+
+def _if_match(request) -> int | None:
+    raw = request.headers.get("If-Match")
+    if raw is None:
+        return None
+    tag = raw.strip()
+    if tag.startswith("W/"):
+        tag = tag[2:]
+    if len(tag) >= 2 and tag[0] == tag[-1] == '"':
+        tag = tag[1:-1]
+    if not tag.isdigit():
+        raise ParseError(
+            gettext('If-Match must be one ETag of this resource, for example "3"; got %(v)s.')
+            % {"v": raw}
+        )
+    return int(tag)
+
+
+def precondition(request, body_version: int | None, *, exists: bool) -> Precondition:
+    """The version the client edited; 428 when it updates a saved row without saying which."""
+    header = _if_match(request)
+    if header is not None and body_version is not None and header != body_version:
+        raise serializers.ValidationError(
+            {
+                "version": gettext(
+                    "If-Match says version %(h)s but the body says %(b)s; send one of them."
+                )
+                % {"h": header, "b": body_version}
+            }
+        )
+    if header is not None:
+        if not exists and header != 0:
+            raise PreconditionFailed(
+                gettext('Nothing is saved here yet (ETag "0"); reload and try again.')
+            )
+        return Precondition(header, from_header=True)
+    if body_version is not None:
+        return Precondition(body_version)
+    if exists:
+        raise PreconditionRequired()
+    # Creating: 0 means "I saw nothing saved", so a row created meanwhile is not overwritten.
+    return Precondition(0)
+
+
+@contextmanager
+def precondition_errors(pre: Precondition):
+    """A stale edit detected through If-Match is a failed precondition (412), not a 409."""
+    try:
+        yield
+    except StaleEdit as exc:
+        if pre.from_header and not isinstance(exc, PreconditionFailed):
+            raise PreconditionFailed(exc.message, current=exc.current) from exc
+        raise
+
+
+def with_etag(response: Response, version: int) -> Response:
+    response["ETag"] = f'"{version}"'
+    return response
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+class ConflictSerializer(ErrorSerializer):
+    missing = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Why a gate refused."
+    )
+    current = serializers.DictField(
+        required=False, help_text="The saved row, when your version was stale."
+    )
+
+
+def _errors(*codes: int) -> dict:
+    described = {
+        400: (None, "Invalid input; the body names each bad field."),
+        403: (ErrorSerializer, "Your role in this evaluation does not allow this."),
+        404: (ErrorSerializer, "Not found, or you are not a member of this evaluation."),
+        409: (
+            ConflictSerializer,
+            "Not possible in the current state, or your body version is stale.",
+        ),
+        412: (ConflictSerializer, "If-Match names a version that is no longer saved."),
+        428: (ErrorSerializer, "Send If-Match or version to update a saved row."),
+    }
+    return {
+        code: OpenApiResponse(response=described[code][0], description=described[code][1])
+        for code in codes
+    }
+
+
+READ_ERRORS = _errors(404)
+WRITE_ERRORS = _errors(400, 403, 404, 409)
+VERSIONED_WRITE_ERRORS = _errors(400, 403, 404, 409, 412, 428)
+
+
+# --- shared view plumbing --------------------------------------------------------------------
+
+
+class EvaluationScopedView(generics.GenericAPIView):
+    """A view about one evaluation, fetched through the member-only selector (else 404)."""
+
+    evaluation_url_kwarg = "evaluation_pk"
+    pagination_class = None
+    filter_backends: list = []
+
+    def get_evaluation(self) -> Evaluation:
+        if not hasattr(self, "_evaluation"):
+            self._evaluation = evaluation_get_for_user(
+                self.request.user, self.kwargs[self.evaluation_url_kwarg]
+            )
+        return self._evaluation
+
+    def parse(self, serializer_class, **kwargs) -> dict:
+        serializer = serializer_class(data=self.request.data, **kwargs)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+    def out(self, serializer_class, instance, **kwargs):
+        return serializer_class(instance, context=self.get_serializer_context(), **kwargs).data
+
+
+# --- evaluations -----------------------------------------------------------------------------
+
+
+def _write_fields(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k not in ("version", "scenarios")}
+
+
+@extend_schema_view(
+    get=extend_schema(summary="Your evaluations", responses=s.EvaluationListSerializer(many=True)),
+    post=extend_schema(
+        summary="Create an evaluation (tech leads and admins); you become its owner",
+        request=s.EvaluationWriteSerializer,
+        responses={201: s.EvaluationSerializer, **_errors(400, 403)},
+    ),
+)
+class EvaluationListView(generics.ListCreateAPIView):
+    serializer_class = s.EvaluationListSerializer
+    filterset_class = EvaluationFilterSet
+
+    def get_queryset(self):
+        user = self.request.user
+        qs = evaluations_for_user(user)
+        if user.is_authenticated:
+            my_role = Membership.objects.filter(evaluation=OuterRef("pk"), user=user)
+            qs = qs.annotate(my_role=Subquery(my_role.values("role")[:1]))
+        return evaluation_queryset_full(qs)
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        questions = active_five_questions()
+        rows = []
+        for evaluation in page:
+            # The rules predicates read this cache instead of querying per evaluation.
+            evaluation.__dict__["_member_roles"] = {request.user.pk: evaluation.my_role}
+            rows.append(EvaluationData(evaluation, questions))
+        return self.get_paginated_response(self.get_serializer(rows, many=True).data)
+
+    def create(self, request, *args, **kwargs):
+        data = s.EvaluationWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        evaluation = services.evaluation_create(
+            user=request.user, scenarios=values.get("scenarios", []), **_write_fields(values)
+        )
+        body = s.EvaluationSerializer(evaluation, context=self.get_serializer_context()).data
+        response = Response(body, status=status.HTTP_201_CREATED, headers={"Location": body["url"]})
+        return with_etag(response, evaluation.version)
+
+
+class EvaluationDetailView(EvaluationScopedView):
+    serializer_class = s.EvaluationSerializer
+    evaluation_url_kwarg = "pk"
+
+    def current_serializer(self, evaluation) -> dict:
+        return self.out(s.EvaluationSerializer, evaluation)
+
+    @extend_schema(summary="One evaluation", responses={200: s.EvaluationSerializer, **READ_ERRORS})
+    def get(self, request, pk):
+        evaluation = self.get_evaluation()
+        return with_etag(Response(self.out(s.EvaluationSerializer, evaluation)), evaluation.version)
+
+    @extend_schema(
+        summary="Change an evaluation's fields",
+        request=s.EvaluationWriteSerializer,
+        responses={200: s.EvaluationSerializer, **VERSIONED_WRITE_ERRORS},
+    )
+    def patch(self, request, pk):
+        evaluation = self.get_evaluation()
+        values = self.parse(s.EvaluationWriteSerializer, partial=True)
+        pre = precondition(request, values.get("version"), exists=True)
+        with precondition_errors(pre):
+            evaluation = services.evaluation_update(
+                user=request.user,
+                evaluation=evaluation,
+                expected_version=pre.version,
+                scenarios=values.get("scenarios"),
+                **_write_fields(values),
+            )
+        return with_etag(Response(self.out(s.EvaluationSerializer, evaluation)), evaluation.version)
+
+
+class EvaluationTransitionView(EvaluationScopedView):
+    serializer_class = s.TransitionSerializer
+    evaluation_url_kwarg = "pk"
+
+    @extend_schema(
+        summary="Move the status (draft, poc, decided, archived); reopening needs a reason",
+        description="Marking decided is refused with 409 and a `missing` list until every "
+        "shortlisted candidate has complete answers and the decision record is complete.",
+        request=s.TransitionSerializer,
+        responses={200: s.EvaluationSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request, pk):
+        evaluation = self.get_evaluation()
+        values = self.parse(s.TransitionSerializer)
+        evaluation = services.evaluation_transition(
+            user=request.user,
+            evaluation=evaluation,
+            to_status=values["status"],
+            reason=values["reason"],
+        )
+        return with_etag(Response(self.out(s.EvaluationSerializer, evaluation)), evaluation.version)
+
+
+# --- members ---------------------------------------------------------------------------------
+
+
+class MemberListView(EvaluationScopedView):
+    serializer_class = s.MembershipSerializer
+    pagination_class = generics.ListAPIView.pagination_class
+
+    @extend_schema(summary="Members and their roles", responses=s.MembershipSerializer(many=True))
+    def get(self, request, evaluation_pk):
+        qs = self.get_evaluation().memberships.select_related("user")
+        page = self.paginate_queryset(qs)
+        return self.get_paginated_response(self.out(s.MembershipSerializer, page, many=True))
+
+    @extend_schema(
+        summary="Add a member (owners only)",
+        request=s.MemberAddSerializer,
+        responses={201: s.MembershipSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request, evaluation_pk):
+        evaluation = self.get_evaluation()
+        values = self.parse(s.MemberAddSerializer)
+        membership = services.member_add(
+            user=request.user, evaluation=evaluation, member=values["username"], role=values["role"]
+        )
+        return Response(self.out(s.MembershipSerializer, membership), status=201)
+
+
+class MemberDetailView(EvaluationScopedView):
+    serializer_class = s.MembershipSerializer
+
+    def get_membership(self) -> Membership:
+        evaluation = self.get_evaluation()
+        membership = evaluation.memberships.select_related("user").filter(pk=self.kwargs["pk"])
+        found = membership.first()
+        if found is None:
+            raise NotFound(
+                gettext("This evaluation has no membership %(id)s.") % {"id": self.kwargs["pk"]}
+            )
+        found.evaluation = evaluation
+        return found
+
+    @extend_schema(summary="One member", responses={200: s.MembershipSerializer, **READ_ERRORS})
+    def get(self, request, evaluation_pk, pk):
+        return Response(self.out(s.MembershipSerializer, self.get_membership()))
+
+    @extend_schema(
+        summary="Change a member's role (owners only)",
+        request=s.MemberRoleSerializer,
+        responses={200: s.MembershipSerializer, **WRITE_ERRORS},
+    )
+    def patch(self, request, evaluation_pk, pk):
+        membership = self.get_membership()
+        values = self.parse(s.MemberRoleSerializer)
+        membership = services.member_change_role(
+            user=request.user, membership=membership, role=values["role"]
+        )
+        return Response(self.out(s.MembershipSerializer, membership))
+
+    @extend_schema(
+        summary="Remove a member (owners only; one owner must remain)",
+        responses={204: None, **_errors(403, 404, 409)},
+    )
+    def delete(self, request, evaluation_pk, pk):
+        services.member_remove(user=request.user, membership=self.get_membership())
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- context ---------------------------------------------------------------------------------
+
+
+@dataclass
+class ContextItem:
+    question: ContextQuestion
+    answer: ContextAnswer | None
+
+
+def _context_question(key: str) -> ContextQuestion:
+    question = ContextQuestion.objects.filter(key=key, is_active=True).first()
+    if question is None:
+        raise NotFound(gettext("There is no context question '%(key)s'.") % {"key": key})
+    return question
+
+
+class ContextListView(EvaluationScopedView):
+    serializer_class = s.ContextItemSerializer
+
+    @extend_schema(
+        summary="Every active context question with this evaluation's answer (or null)",
+        responses={200: s.ContextItemSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request, evaluation_pk):
+        evaluation = self.get_evaluation()
+        answers = {
+            a.question_id: a for a in evaluation.context_answers.select_related("updated_by")
+        }
+        items = [ContextItem(q, answers.get(q.pk)) for q in active_context_questions()]
+        return Response(self.out(s.ContextItemSerializer, items, many=True))
+
+
+class ContextAnswerView(EvaluationScopedView):
+    serializer_class = s.ContextItemSerializer
+
+    def current_serializer(self, answer) -> dict:
+        return self.out(s.ContextAnswerSerializer, answer)
+
+    def _answer(self, evaluation, question) -> ContextAnswer | None:
+        return evaluation.context_answers.filter(question=question).first()
+
+    @extend_schema(
+        summary="One context question with the answer (ETag 0 while unanswered)",
+        responses={200: s.ContextItemSerializer, **READ_ERRORS},
+    )
+    def get(self, request, evaluation_pk, question_key):
+        evaluation = self.get_evaluation()
+        question = _context_question(question_key)
+        answer = self._answer(evaluation, question)
+        body = self.out(s.ContextItemSerializer, ContextItem(question, answer))
+        return with_etag(Response(body), answer.version if answer else 0)
+
+    @extend_schema(
+        summary="Answer a context question (create or update)",
+        request=s.ContextAnswerWriteSerializer,
+        responses={200: s.ContextItemSerializer, 201: s.ContextItemSerializer}
+        | VERSIONED_WRITE_ERRORS,
+    )
+    def put(self, request, evaluation_pk, question_key):
+        evaluation = self.get_evaluation()
+        question = _context_question(question_key)
+        values = self.parse(s.ContextAnswerWriteSerializer)
+        existing = self._answer(evaluation, question)
+        pre = precondition(request, values.get("version"), exists=existing is not None)
+        with precondition_errors(pre):
+            answer = services.context_answer_save(
+                user=request.user,
+                evaluation=evaluation,
+                question=question,
+                value=values["value"],
+                detail=values["detail"],
+                expected_version=pre.version,
+            )
+        body = self.out(s.ContextItemSerializer, ContextItem(question, answer))
+        code = status.HTTP_200_OK if existing else status.HTTP_201_CREATED
+        return with_etag(Response(body, status=code), answer.version)
+
+
+# --- suggestions and candidates --------------------------------------------------------------
+
+
+def _candidates_out(view, candidates):
+    return view.out(s.CandidateSerializer, candidates, many=True)
+
+
+class SuggestionListView(EvaluationScopedView):
+    serializer_class = s.SuggestionSerializer
+
+    @extend_schema(
+        summary="Solutions the shortlist rules suggest for the context answers",
+        responses={200: s.SuggestionSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request, evaluation_pk):
+        suggestions = shortlist_suggest(self.get_evaluation())
+        return Response(self.out(s.SuggestionSerializer, suggestions, many=True))
+
+
+class SuggestionAcceptView(EvaluationScopedView):
+    serializer_class = s.AcceptSuggestionsSerializer
+
+    @extend_schema(
+        summary="Add suggested solutions as candidates (all, or the listed slugs)",
+        request=s.AcceptSuggestionsSerializer,
+        responses={
+            200: OpenApiResponse(s.CandidateSerializer(many=True), "Nothing new to add."),
+            201: OpenApiResponse(s.CandidateSerializer(many=True), "The candidates added."),
+            **WRITE_ERRORS,
+        },
+    )
+    def post(self, request, evaluation_pk):
+        evaluation = self.get_evaluation()
+        slugs = self.parse(s.AcceptSuggestionsSerializer).get("solutions")
+        ids = None
+        if slugs is not None:
+            found = dict(Solution.objects.filter(slug__in=slugs).values_list("slug", "pk"))
+            unknown = [slug for slug in slugs if slug not in found]
+            if unknown:
+                raise serializers.ValidationError(
+                    {
+                        "solutions": gettext("Unknown solution(s): %(slugs)s.")
+                        % {"slugs": ", ".join(unknown)}
+                    }
+                )
+            ids = list(dict.fromkeys(found[slug] for slug in slugs))
+        added = services.candidates_accept_suggestions(
+            user=request.user, evaluation=evaluation, solution_ids=ids
+        )
+        code = status.HTTP_201_CREATED if added else status.HTTP_200_OK
+        return Response(_candidates_out(self, added), status=code)
+
+
+def _candidate_queryset(evaluation):
+    return evaluation.candidates.select_related(
+        "solution__solution_type", "added_by", "eliminated_by"
+    ).prefetch_related("rules")
+
+
+class CandidateListView(EvaluationScopedView):
+    serializer_class = s.CandidateSerializer
+    pagination_class = generics.ListAPIView.pagination_class
+
+    @extend_schema(
+        summary="Candidates, shortlisted and eliminated",
+        responses=s.CandidateSerializer(many=True),
+    )
+    def get(self, request, evaluation_pk):
+        page = self.paginate_queryset(_candidate_queryset(self.get_evaluation()))
+        return self.get_paginated_response(_candidates_out(self, page))
+
+    @extend_schema(
+        summary="Add a candidate by hand, with the reason",
+        request=s.CandidateAddSerializer,
+        responses={201: s.CandidateSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request, evaluation_pk):
+        evaluation = self.get_evaluation()
+        values = self.parse(s.CandidateAddSerializer)
+        solution = Solution.objects.filter(slug=values["solution"]).first()
+        if solution is None:
+            raise serializers.ValidationError(
+                {
+                    "solution": gettext("There is no solution '%(slug)s' in the catalog.")
+                    % {"slug": values["solution"]}
+                }
+            )
+        candidate = services.candidate_add(
+            user=request.user, evaluation=evaluation, solution=solution, reason=values["reason"]
+        )
+        body = self.out(s.CandidateSerializer, candidate)
+        response = Response(body, status=status.HTTP_201_CREATED, headers={"Location": body["url"]})
+        return with_etag(response, candidate.version)
+
+
+class CandidateView(EvaluationScopedView):
+    """Base for views about one candidate of the evaluation."""
+
+    serializer_class = s.CandidateSerializer
+    candidate_url_kwarg = "pk"
+
+    def get_candidate(self) -> Candidate:
+        evaluation = self.get_evaluation()
+        candidate = candidate_get(evaluation, self.kwargs[self.candidate_url_kwarg])
+        candidate.evaluation = evaluation
+        return candidate
+
+    def current_serializer(self, candidate) -> dict:
+        return self.out(s.CandidateSerializer, candidate)
+
+    def respond(self, candidate: Candidate) -> Response:
+        candidate = _candidate_queryset(self.get_evaluation()).get(pk=candidate.pk)
+        return with_etag(Response(self.out(s.CandidateSerializer, candidate)), candidate.version)
+
+
+class CandidateDetailView(CandidateView):
+    @extend_schema(summary="One candidate", responses={200: s.CandidateSerializer, **READ_ERRORS})
+    def get(self, request, evaluation_pk, pk):
+        return self.respond(self.get_candidate())
+
+
+class CandidateEliminateView(CandidateView):
+    serializer_class = s.EliminateSerializer
+
+    @extend_schema(
+        summary="Eliminate a candidate, with the reason (it stays on record)",
+        request=s.EliminateSerializer,
+        responses={200: s.CandidateSerializer, **VERSIONED_WRITE_ERRORS},
+    )
+    def post(self, request, evaluation_pk, pk):
+        candidate = self.get_candidate()
+        values = self.parse(s.EliminateSerializer)
+        pre = precondition(request, values.get("version"), exists=True)
+        with precondition_errors(pre):
+            candidate = services.candidate_eliminate(
+                user=request.user,
+                candidate=candidate,
+                reason=values["reason"],
+                expected_version=pre.version,
+            )
+        return self.respond(candidate)
+
+
+class CandidateRestoreView(CandidateView):
+    serializer_class = s.RestoreSerializer
+
+    @extend_schema(
+        summary="Put an eliminated candidate back on the shortlist",
+        request=s.RestoreSerializer,
+        responses={200: s.CandidateSerializer, **VERSIONED_WRITE_ERRORS},
+    )
+    def post(self, request, evaluation_pk, pk):
+        candidate = self.get_candidate()
+        values = self.parse(s.RestoreSerializer)
+        pre = precondition(request, values.get("version"), exists=True)
+        with precondition_errors(pre):
+            candidate = services.candidate_restore(
+                user=request.user, candidate=candidate, expected_version=pre.version
+            )
+        return self.respond(candidate)
+
+
+# --- the five questions ----------------------------------------------------------------------
+
+
+@dataclass
+class AnswerItem:
+    question: FiveQuestion
+    answer: QuestionAnswer | None
+
+    @property
+    def missing(self) -> list[str]:
+        # An unanswered question lacks every part a blank answer lacks.
+        return (self.answer or QuestionAnswer()).missing_parts()
+
+    @property
+    def is_complete(self) -> bool:
+        return not self.missing
+
+
+def _five_question(key: str) -> FiveQuestion:
+    question = FiveQuestion.objects.filter(key=key, is_active=True).first()
+    if question is None:
+        raise NotFound(gettext("There is no pre-procurement question '%(key)s'.") % {"key": key})
+    return question
+
+
+class AnswerListView(CandidateView):
+    serializer_class = s.CandidateAnswersSerializer
+    candidate_url_kwarg = "candidate_pk"
+
+    @extend_schema(
+        operation_id="evaluations_candidates_answers_list",
+        summary="The candidate's answers to every active pre-procurement question",
+        responses={200: s.CandidateAnswersSerializer, **READ_ERRORS},
+    )
+    def get(self, request, evaluation_pk, candidate_pk):
+        candidate = self.get_candidate()
+        answers = {a.question_id: a for a in candidate.answers.select_related("updated_by")}
+        items = [AnswerItem(q, answers.get(q.pk)) for q in active_five_questions()]
+        answered = sum(item.is_complete for item in items)
+        body = {
+            "candidate": candidate.pk,
+            "is_complete": answered == len(items),
+            "answered": answered,
+            "total": len(items),
+            "questions": items,
+        }
+        return Response(self.out(s.CandidateAnswersSerializer, body))
+
+
+class AnswerView(CandidateView):
+    serializer_class = s.AnswerItemSerializer
+    candidate_url_kwarg = "candidate_pk"
+
+    def current_serializer(self, answer) -> dict:
+        return self.out(s.QuestionAnswerSerializer, answer)
+
+    @extend_schema(
+        summary="The candidate's answer to one question (ETag 0 while unanswered)",
+        responses={200: s.AnswerItemSerializer, **READ_ERRORS},
+    )
+    def get(self, request, evaluation_pk, candidate_pk, question_key):
+        candidate = self.get_candidate()
+        question = _five_question(question_key)
+        answer = candidate.answers.filter(question=question).first()
+        body = self.out(s.AnswerItemSerializer, AnswerItem(question, answer))
+        return with_etag(Response(body), answer.version if answer else 0)
+
+    @extend_schema(
+        summary="Answer one pre-procurement question for the candidate (create or update)",
+        request=s.AnswerWriteSerializer,
+        responses={200: s.AnswerItemSerializer, 201: s.AnswerItemSerializer}
+        | VERSIONED_WRITE_ERRORS,
+    )
+    def put(self, request, evaluation_pk, candidate_pk, question_key):
+        candidate = self.get_candidate()
+        question = _five_question(question_key)
+        values = self.parse(s.AnswerWriteSerializer)
+        existing = candidate.answers.filter(question=question).first()
+        pre = precondition(request, values.get("version"), exists=existing is not None)
+        with precondition_errors(pre):
+            answer = services.answer_save(
+                user=request.user,
+                candidate=candidate,
+                question=question,
+                party=values["party"],
+                assessment=values["assessment"],
+                explanation=values["explanation"],
+                evidence_url=values["evidence_url"],
+                expected_version=pre.version,
+            )
+        body = self.out(s.AnswerItemSerializer, AnswerItem(question, answer))
+        code = status.HTTP_200_OK if existing else status.HTTP_201_CREATED
+        return with_etag(Response(body, status=code), answer.version)
+
+
+# --- decision --------------------------------------------------------------------------------
+
+
+class DecisionView(EvaluationScopedView):
+    serializer_class = s.DecisionSerializer
+
+    def current_serializer(self, decision) -> dict:
+        return self.out(s.DecisionSerializer, decision)
+
+    def _decision(self, evaluation) -> Decision | None:
+        return Decision.objects.filter(evaluation=evaluation).select_related("recorded_by").first()
+
+    @extend_schema(
+        summary="The decision record (version 0 and empty values before it is first saved)",
+        responses={200: s.DecisionSerializer, **READ_ERRORS},
+    )
+    def get(self, request, evaluation_pk):
+        evaluation = self.get_evaluation()
+        decision = self._decision(evaluation) or Decision(evaluation=evaluation, version=0)
+        return with_etag(Response(self.out(s.DecisionSerializer, decision)), decision.version)
+
+    @extend_schema(
+        summary="Record the decision (create or update)",
+        request=s.DecisionWriteSerializer,
+        responses={200: s.DecisionSerializer, 201: s.DecisionSerializer} | VERSIONED_WRITE_ERRORS,
+    )
+    def put(self, request, evaluation_pk):
+        evaluation = self.get_evaluation()
+        values = self.parse(s.DecisionWriteSerializer)
+        wanted = list(dict.fromkeys(values["chosen"]))
+        chosen = list(evaluation.candidates.select_related("solution").filter(pk__in=wanted))
+        unknown = sorted(set(wanted) - {c.pk for c in chosen})
+        if unknown:
+            raise serializers.ValidationError(
+                {
+                    "chosen": gettext("Not a candidate of this evaluation: %(ids)s.")
+                    % {"ids": ", ".join(map(str, unknown))}
+                }
+            )
+        existing = self._decision(evaluation)
+        pre = precondition(request, values.get("version"), exists=existing is not None)
+        with precondition_errors(pre):
+            decision = services.decision_save(
+                user=request.user,
+                evaluation=evaluation,
+                chosen=chosen,
+                rationale=values["rationale"],
+                decided_on=values["decided_on"],
+                decided_by=values["decided_by"],
+                expected_version=pre.version,
+            )
+        code = status.HTTP_200_OK if existing else status.HTTP_201_CREATED
+        body = self.out(s.DecisionSerializer, decision)
+        return with_etag(Response(body, status=code), decision.version)
+
+
+# --- reminders -------------------------------------------------------------------------------
+
+
+class ReminderListView(EvaluationScopedView):
+    serializer_class = s.ReminderSerializer
+
+    @extend_schema(
+        summary="Risk reminders computed from the evaluation's data",
+        responses={200: s.ReminderSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request, evaluation_pk):
+        found = reminders_for(evaluation_data(self.get_evaluation()))
+        return Response(self.out(s.ReminderSerializer, found, many=True))
+
+
+# --- history ---------------------------------------------------------------------------------
+
+
+class HistoryListView(EvaluationScopedView):
+    serializer_class = s.HistoryEntrySerializer
+    pagination_class = generics.ListAPIView.pagination_class
+
+    @extend_schema(
+        summary="Every recorded change to the evaluation and its rows, newest first",
+        responses=s.HistoryEntrySerializer(many=True),
+    )
+    def get(self, request, evaluation_pk):
+        evaluation = self.get_evaluation()
+        page = self.paginate_queryset(history_timeline(evaluation))
+        entries = history_entries(evaluation, page)
+        return self.get_paginated_response(self.out(s.HistoryEntrySerializer, entries, many=True))

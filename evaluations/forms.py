@@ -1,0 +1,149 @@
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from catalog.models import Scenario, Solution
+
+from .models import (
+    AnswerValue,
+    Assessment,
+    CandidateStatus,
+    Evaluation,
+    MemberRole,
+    Party,
+)
+
+
+class VersionField(forms.IntegerField):
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs):
+        super().__init__(min_value=0, required=False, **kwargs)
+
+
+class EvaluationForm(forms.ModelForm):
+    scenarios = forms.ModelMultipleChoiceField(
+        queryset=Scenario.objects.all(),
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Primary scenarios"),
+        error_messages={"required": _("Choose at least one primary scenario.")},
+    )
+    version = VersionField()
+
+    class Meta:
+        model = Evaluation
+        fields = [
+            "title",
+            "organisation",
+            "scenarios",
+            "private_deployment_required",
+            "compliance_required",
+            "localisation_required",
+            "plans_hybrid",
+            "unified_view_owner",
+            "notes",
+        ]
+        widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
+
+
+class ContextAnswerForm(forms.Form):
+    value = forms.ChoiceField(choices=AnswerValue.choices, widget=forms.RadioSelect)
+    detail = forms.CharField(required=False, max_length=300)
+    version = VersionField()
+
+
+class AddCandidateForm(forms.Form):
+    solution = forms.ModelChoiceField(
+        queryset=Solution.objects.filter(is_active=True).select_related("solution_type"),
+        to_field_name="slug",
+        label=_("Solution"),
+        error_messages={"invalid_choice": _("That solution is not in the catalog.")},
+    )
+    reason = forms.CharField(
+        label=_("Why it belongs on the shortlist"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages={"required": _("Say why this solution belongs on the shortlist.")},
+    )
+
+    def __init__(self, *args, evaluation=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if evaluation is not None:
+            taken = evaluation.candidates.values_list("solution_id", flat=True)
+            self.fields["solution"].queryset = self.fields["solution"].queryset.exclude(
+                pk__in=taken
+            )
+
+
+class EliminateForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason for elimination"),
+        error_messages={"required": _("Give the reason for eliminating this candidate.")},
+    )
+    version = VersionField()
+
+
+class RestoreForm(forms.Form):
+    version = VersionField()
+
+
+class AnswerForm(forms.Form):
+    party = forms.ChoiceField(label=_("Who"), choices=[("", "—"), *Party.choices], required=False)
+    assessment = forms.ChoiceField(label=_("Assessment"), choices=Assessment.choices)
+    explanation = forms.CharField(
+        label=_("Explanation"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    evidence_url = forms.URLField(
+        label=_("Evidence link"), required=False, max_length=500, assume_scheme="https"
+    )
+    version = VersionField()
+
+
+class DecisionForm(forms.Form):
+    chosen = forms.ModelMultipleChoiceField(
+        queryset=None,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        label=_("Chosen candidate(s)"),
+    )
+    rationale = forms.CharField(
+        label=_("Rationale"), required=False, widget=forms.Textarea(attrs={"rows": 4})
+    )
+    decided_on = forms.DateField(
+        label=_("Decision date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    decided_by = forms.CharField(label=_("Decided by"), required=False, max_length=200)
+    version = VersionField()
+
+    def __init__(self, *args, evaluation, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["chosen"].queryset = evaluation.candidates.filter(
+            status=CandidateStatus.SHORTLISTED
+        ).select_related("solution")
+        self.fields["chosen"].label_from_instance = lambda c: c.solution.name
+
+
+class TransitionForm(forms.Form):
+    status = forms.ChoiceField(choices=[])
+    reason = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, **kwargs):
+        from .models import Status
+
+        super().__init__(*args, **kwargs)
+        self.fields["status"].choices = Status.choices
+
+
+class MemberAddForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=MemberRole.choices)
+
+    def clean_username(self):
+        name = self.cleaned_data["username"].strip()
+        user = get_user_model().objects.filter(username=name).first()
+        if user is None:
+            raise forms.ValidationError(_("There is no user '%(name)s'.") % {"name": name})
+        return user
+
+
+class MemberRoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=MemberRole.choices)

@@ -1,0 +1,28 @@
+from django.urls import path
+
+from . import views
+
+app_name = "evaluations"
+
+urlpatterns = [
+    path("", views.EvaluationListView.as_view(), name="evaluation_list"),
+    path("new/", views.EvaluationCreateView.as_view(), name="evaluation_create"),
+    path("<int:pk>/", views.EvaluationDetailView.as_view(), name="evaluation_detail"),
+    path("<int:pk>/edit/", views.EvaluationEditView.as_view(), name="evaluation_edit"),
+    path("<int:pk>/context/", views.ContextView.as_view(), name="evaluation_context"),
+    path(
+        "<int:pk>/context/<slug:key>/",
+        views.ContextAnswerView.as_view(),
+        name="context_answer_save",
+    ),
+    path("<int:pk>/shortlist/", views.ShortlistView.as_view(), name="evaluation_shortlist"),
+    path("<int:pk>/questions/", views.QuestionsView.as_view(), name="evaluation_questions"),
+    path(
+        "<int:pk>/candidates/<int:cid>/answers/<slug:key>/",
+        views.AnswerView.as_view(),
+        name="answer_save",
+    ),
+    path("<int:pk>/decision/", views.DecisionView.as_view(), name="evaluation_decision"),
+    path("<int:pk>/members/", views.MembersView.as_view(), name="evaluation_members"),
+    path("<int:pk>/history/", views.HistoryView.as_view(), name="evaluation_history"),
+]
