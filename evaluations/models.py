@@ -136,28 +136,36 @@ class AnswerValue(models.TextChoices):
     UNKNOWN = "unknown", _("Not sure yet")
 
 
-class ContextQuestion(models.Model):
-    """A question about the organisation's context; its key is what shortlist rules test."""
+class LibraryQuestion(models.Model):
+    """A seeded, admin-editable question. Keys are stable: answers and rules refer to them."""
 
     key = models.CharField(_("key"), max_length=60, unique=True, validators=[key_validator])
     order = models.PositiveSmallIntegerField(_("order"), default=0)
     text = models.CharField(_("question"), max_length=300)
     help_text = models.TextField(_("help"), blank=True)
+    is_active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["order", "pk"]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class ContextQuestion(LibraryQuestion):
+    """A question about the organisation's context; its key is what shortlist rules test."""
+
     detail_label = models.CharField(
         _("detail label"),
         max_length=120,
         blank=True,
         help_text=_("If set, a free-text detail is asked for, e.g. 'Which cloud?'."),
     )
-    is_active = models.BooleanField(_("active"), default=True)
 
-    class Meta:
-        ordering = ["order", "pk"]
+    class Meta(LibraryQuestion.Meta):
         verbose_name = _("context question")
         verbose_name_plural = _("context questions")
-
-    def __str__(self) -> str:
-        return self.text
 
 
 class ContextAnswer(VersionedModel):
@@ -256,22 +264,12 @@ class Candidate(VersionedModel):
         return self.status == CandidateStatus.SHORTLISTED
 
 
-class FiveQuestion(models.Model):
-    """One of the five pre-procurement questions (SPEC §1.5). Keys are stable; texts editable."""
+class FiveQuestion(LibraryQuestion):
+    """One of the five pre-procurement questions (SPEC §1.5)."""
 
-    key = models.CharField(_("key"), max_length=60, unique=True, validators=[key_validator])
-    order = models.PositiveSmallIntegerField(_("order"), default=0)
-    text = models.CharField(_("question"), max_length=300)
-    help_text = models.TextField(_("help"), blank=True)
-    is_active = models.BooleanField(_("active"), default=True)
-
-    class Meta:
-        ordering = ["order", "pk"]
+    class Meta(LibraryQuestion.Meta):
         verbose_name = _("pre-procurement question")
         verbose_name_plural = _("pre-procurement questions")
-
-    def __str__(self) -> str:
-        return self.text
 
 
 class Party(models.TextChoices):
