@@ -5,3 +5,10 @@ from django.utils.translation import gettext_lazy as _
 class CatalogConfig(AppConfig):
     name = "catalog"
     verbose_name = _("Solution catalog")
+
+    def ready(self):
+        from common.seeding import register
+
+        from .services import catalog_load_seed
+
+        register("catalog", catalog_load_seed)

@@ -24,9 +24,11 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("catalog/", include("catalog.urls")),
     path("evaluations/", include("evaluations.urls")),
+    path("evaluations/", include("responsibility.urls")),
     path("admin/", admin.site.urls),
     path("api/catalog/", include("catalog.api.urls")),
     path("api/", include("evaluations.api.urls")),
+    path("api/", include("responsibility.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

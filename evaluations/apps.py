@@ -7,4 +7,9 @@ class EvaluationsConfig(AppConfig):
     verbose_name = _("Evaluations")
 
     def ready(self):
+        from common.seeding import register
+
         from . import reminders  # noqa: F401  (registers the built-in reminders)
+        from .services_seed import questions_load_seed
+
+        register("questions", questions_load_seed)

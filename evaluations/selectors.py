@@ -20,9 +20,11 @@ from .models import (
     QuestionAnswer,
 )
 
-# Other apps add the lookups their reminders need (e.g. "candidates__matrix"), so that a page
-# listing many evaluations still costs a fixed number of queries.
+# Other apps add the lookups their reminders need, so that a page listing many evaluations
+# still costs a fixed number of queries: EXTRA_PREFETCHES on the evaluation, and
+# CANDIDATE_PREFETCHES on each of its candidates.
 EXTRA_PREFETCHES: list = []
+CANDIDATE_PREFETCHES: list = []
 
 
 def evaluations_for_user(user) -> QuerySet[Evaluation]:
@@ -58,7 +60,7 @@ def _candidate_prefetch() -> Prefetch:
     return Prefetch(
         "candidates",
         queryset=Candidate.objects.select_related("solution__solution_type").prefetch_related(
-            Prefetch("answers", queryset=answers), "rules"
+            Prefetch("answers", queryset=answers), "rules", *CANDIDATE_PREFETCHES
         ),
     )
 
@@ -92,6 +94,9 @@ class EvaluationData:
 
     evaluation: Evaluation
     questions: list[FiveQuestion]
+    # Reference data shared by every evaluation of one page (e.g. the area library), loaded
+    # once by whichever reminder needs it first.
+    shared: dict = field(default_factory=dict)
 
     @property
     def candidates(self) -> list[Candidate]:
@@ -167,11 +172,18 @@ def evaluation_data(evaluation: Evaluation, questions=None) -> EvaluationData:
     return EvaluationData(full, questions if questions is not None else active_five_questions())
 
 
+def evaluation_data_many(evaluations) -> list[EvaluationData]:
+    """EvaluationData for already-loaded evaluations (from evaluation_queryset_full) that share
+    the question list and reference data, so a page of them costs a fixed number of queries."""
+    questions = active_five_questions()
+    shared: dict = {}
+    return [EvaluationData(e, questions, shared) for e in evaluations]
+
+
 def evaluation_data_list(user) -> list[EvaluationData]:
     """The user's evaluations for the home page, with a fixed number of queries."""
-    questions = active_five_questions()
     qs = evaluation_queryset_full(evaluations_for_user(user)).prefetch_related("memberships")
-    return [EvaluationData(e, questions) for e in qs]
+    return evaluation_data_many(qs)
 
 
 @dataclass

@@ -66,7 +66,7 @@ def _require(user, perm: str, evaluation: Evaluation) -> None:
         raise Forbidden(_("Your role in this evaluation does not allow this."))
 
 
-def _require_editable(user, evaluation: Evaluation) -> None:
+def evaluation_require_editable(user, evaluation: Evaluation) -> None:
     """Lock the evaluation row and check the user may edit it in its *saved* status.
 
     Locking serialises every write with status changes, so nothing slips in while the
@@ -120,7 +120,7 @@ def evaluation_create(*, user, title: str, organisation: str, scenarios, **field
 def evaluation_update(
     *, user, evaluation: Evaluation, expected_version: int | None, scenarios=None, **fields
 ) -> Evaluation:
-    _require_editable(user, evaluation)
+    evaluation_require_editable(user, evaluation)
     evaluation = lock_and_check(Evaluation, pk=evaluation.pk, expected_version=expected_version)
     for name, value in fields.items():
         if name not in EVALUATION_FIELDS:
@@ -201,7 +201,7 @@ def context_answer_save(
     expected_version: int | None,
 ) -> ContextAnswer:
     """Create or update one context answer. `expected_version` 0 means "I saw no answer yet"."""
-    _require_editable(user, evaluation)
+    evaluation_require_editable(user, evaluation)
     if value not in AnswerValue.values:
         raise ValidationError({"value": _("Answer yes, no or not sure yet.")})
     existing = ContextAnswer.objects.filter(evaluation=evaluation, question=question).first()
@@ -251,7 +251,7 @@ def _new_candidate(evaluation, solution, *, user, origin, reason="", rules=()) -
 @transaction.atomic
 def candidate_add(*, user, evaluation: Evaluation, solution: Solution, reason: str) -> Candidate:
     """Add a candidate by hand; the tech lead must say why."""
-    _require_editable(user, evaluation)
+    evaluation_require_editable(user, evaluation)
     reason = _clean_text(reason)
     if not reason:
         raise ValidationError({"reason": _("Say why this solution belongs on the shortlist.")})
@@ -265,7 +265,7 @@ def candidates_accept_suggestions(
     *, user, evaluation: Evaluation, solution_ids: Iterable[int] | None = None
 ) -> list[Candidate]:
     """Add suggested solutions (all, or the given ones) with the rules that suggested them."""
-    _require_editable(user, evaluation)
+    evaluation_require_editable(user, evaluation)
     suggestions = {s.solution.pk: s for s in shortlist_suggest(evaluation)}
     wanted = list(suggestions) if solution_ids is None else [int(i) for i in solution_ids]
     not_suggested = [i for i in wanted if i not in suggestions]
@@ -294,7 +294,7 @@ def candidates_accept_suggestions(
 def candidate_eliminate(
     *, user, candidate: Candidate, reason: str, expected_version: int | None
 ) -> Candidate:
-    _require_editable(user, candidate.evaluation)
+    evaluation_require_editable(user, candidate.evaluation)
     reason = _clean_text(reason)
     if not reason:
         raise ValidationError({"reason": _("Give the reason for eliminating this candidate.")})
@@ -312,7 +312,7 @@ def candidate_eliminate(
 
 @transaction.atomic
 def candidate_restore(*, user, candidate: Candidate, expected_version: int | None) -> Candidate:
-    _require_editable(user, candidate.evaluation)
+    evaluation_require_editable(user, candidate.evaluation)
     candidate = lock_and_check(Candidate, pk=candidate.pk, expected_version=expected_version)
     if candidate.status != CandidateStatus.ELIMINATED:
         raise Conflict(_("%(s)s is not eliminated.") % {"s": candidate.solution.name})
@@ -341,7 +341,7 @@ def answer_save(
     expected_version: int | None,
 ) -> QuestionAnswer:
     """Create or update one candidate's answer to one question (0 = "I saw no answer yet")."""
-    _require_editable(user, candidate.evaluation)
+    evaluation_require_editable(user, candidate.evaluation)
     if candidate.status != CandidateStatus.SHORTLISTED:
         raise Conflict(_("%(s)s is eliminated; restore it first.") % {"s": candidate.solution.name})
     errors = {}
@@ -387,7 +387,7 @@ def decision_save(
     decided_by: str,
     expected_version: int | None,
 ) -> Decision:
-    _require_editable(user, evaluation)
+    evaluation_require_editable(user, evaluation)
     chosen = list(chosen)
     foreign = [c for c in chosen if c.evaluation_id != evaluation.pk]
     if foreign:

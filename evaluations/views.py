@@ -7,6 +7,7 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import TemplateView
@@ -44,6 +45,7 @@ from .selectors import (
     evaluation_get_for_user,
     shortlist_suggest,
 )
+from .tabs import TABS
 
 
 def form_errors_from(form, exc: ValidationError) -> None:
@@ -143,6 +145,14 @@ class EvaluationMixin(LoginRequiredMixin):
             "can_manage": user.has_perm("evaluations.manage_members", e),
             "can_change_status": user.has_perm("evaluations.change_status", e),
             "can_reopen": user.has_perm("evaluations.reopen_evaluation", e),
+            "extra_tabs": [
+                {
+                    "key": t.key,
+                    "label": t.label,
+                    "url": reverse(t.url_name, kwargs={"pk": e.pk}),
+                }
+                for t in TABS
+            ],
         }
         ctx.update(extra)
         return ctx

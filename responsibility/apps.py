@@ -4,4 +4,17 @@ from django.utils.translation import gettext_lazy as _
 
 class ResponsibilityConfig(AppConfig):
     name = "responsibility"
-    verbose_name = _("Responsibility")
+    verbose_name = _("Responsibility and cost")
+
+    def ready(self):
+        from common.seeding import register
+
+        from . import reminders  # noqa: F401  (registers this app's risk reminders)
+        from .services import responsibility_load_seed
+
+        register("responsibility", responsibility_load_seed)
+
+        from evaluations.tabs import Tab, register_tab
+
+        register_tab(Tab("responsibility", _("Responsibilities"), "responsibility:matrices"))
+        register_tab(Tab("costs", _("Cost of ownership"), "responsibility:costs"))

@@ -5,10 +5,9 @@ import os
 import pytest
 from django.conf import settings
 
-from catalog.services import catalog_load_seed
 from common import roles
-from evaluations.services_seed import questions_load_seed
-from tests.factories import UserFactory
+from common.seeding import seed_all
+from tests.factories import UserFactory, add_member, make_evaluation
 
 IN_CI = bool(os.environ.get("CI"))
 
@@ -29,17 +28,15 @@ def _ci_uses_postgresql():
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
-    """Every test database starts with the seeded catalog and question libraries."""
+    """Every test database starts with all seeded content."""
     with django_db_blocker.unblock():
-        catalog_load_seed()
-        questions_load_seed()
+        seed_all()
 
 
 @pytest.fixture
 def seeded(transactional_db):
     """For live-server tests: transactional tests flush the database, so seed again."""
-    catalog_load_seed()
-    questions_load_seed()
+    seed_all()
 
 
 @pytest.fixture
@@ -86,3 +83,34 @@ def user_for_role(db):
         return make_user(role)
 
     return _make
+
+
+# --- evaluations with one member per role ----------------------------------------------------
+
+
+@pytest.fixture
+def owner(db):
+    return make_user(roles.TECH_LEAD, username="owner")
+
+
+@pytest.fixture
+def evaluation(owner):
+    return make_evaluation(owner)
+
+
+@pytest.fixture
+def people(evaluation, owner):
+    """One user per evaluation role, plus a signed-in outsider (a tech lead, not a member)."""
+    from evaluations.models import MemberRole
+
+    users = {MemberRole.OWNER: owner}
+    for role, global_role in [
+        (MemberRole.EDITOR, roles.TECH_LEAD),
+        (MemberRole.REVIEWER, roles.REVIEWER),
+        (MemberRole.VIEWER, roles.PROCUREMENT),
+    ]:
+        user = make_user(global_role, username=f"{role}-user")
+        add_member(evaluation, user, role)
+        users[role] = user
+    users["outsider"] = make_user(roles.TECH_LEAD, username="outsider")
+    return users

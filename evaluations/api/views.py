@@ -40,11 +40,11 @@ from ..models import (
 )
 from ..reminders import reminders_for
 from ..selectors import (
-    EvaluationData,
     active_context_questions,
     active_five_questions,
     candidate_get,
     evaluation_data,
+    evaluation_data_many,
     evaluation_get_for_user,
     evaluation_queryset_full,
     evaluations_for_user,
@@ -221,12 +221,10 @@ class EvaluationListView(generics.ListCreateAPIView):
 
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        questions = active_five_questions()
-        rows = []
         for evaluation in page:
             # The rules predicates read this cache instead of querying per evaluation.
             evaluation.__dict__["_member_roles"] = {request.user.pk: evaluation.my_role}
-            rows.append(EvaluationData(evaluation, questions))
+        rows = evaluation_data_many(page)
         return self.get_paginated_response(self.get_serializer(rows, many=True).data)
 
     def create(self, request, *args, **kwargs):

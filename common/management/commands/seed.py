@@ -1,13 +1,14 @@
 from django.core.management.base import BaseCommand
+from django.db import transaction
 
-from catalog.services import catalog_load_seed
-from evaluations.services_seed import questions_load_seed
+from common.seeding import seed_all
 
 
 class Command(BaseCommand):
-    help = "Load or refresh all seeded content: the catalog and the question libraries."
+    help = "Load or refresh all seeded content (catalog, question libraries, areas, ...)."
 
     def handle(self, *args, **options):
-        counts = {**catalog_load_seed(), **questions_load_seed()}
+        with transaction.atomic():
+            counts = seed_all()
         summary = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in counts.items())
         self.stdout.write(self.style.SUCCESS(f"Seeded: {summary}."))

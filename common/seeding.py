@@ -1,0 +1,18 @@
+"""Seeded content: each app registers a loader here (in its AppConfig.ready), and
+`manage.py seed` runs them all in registration order (INSTALLED_APPS order)."""
+
+from collections.abc import Callable
+
+LOADERS: list[tuple[str, Callable[[], dict[str, int]]]] = []
+
+
+def register(name: str, loader: Callable[[], dict[str, int]]) -> None:
+    if all(existing != name for existing, _fn in LOADERS):
+        LOADERS.append((name, loader))
+
+
+def seed_all() -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for _name, loader in LOADERS:
+        counts.update(loader())
+    return counts

@@ -1,0 +1,95 @@
+"""Server-drawn SVG charts (no JavaScript, no external assets), for pages and PDF reports.
+
+Written by hand rather than with a chart library: the output must fetch nothing and set its
+font family explicitly so the PDF renderer uses the bundled CJK font.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from xml.sax.saxutils import escape
+
+PALETTE = ["#2f6fa8", "#c0504d", "#4f9d4f", "#8064a2", "#d08a1e", "#2c9c9c", "#7f7f7f", "#b5487f"]
+FONT = "Noto Sans CJK SC, Noto Sans, sans-serif"
+
+
+def _nice_max(value: Decimal) -> Decimal:
+    if value <= 0:
+        return Decimal("1")
+    exponent = len(str(int(value))) - 1
+    step = Decimal(10) ** exponent
+    for factor in (1, 2, 2.5, 5, 10):
+        top = step * Decimal(str(factor))
+        if top >= value:
+            return top
+    return step * 10
+
+
+def _short(value: Decimal) -> str:
+    value = float(value)
+    for size, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= size:
+            return f"{value / size:.3g}{suffix}"
+    return f"{value:.3g}"
+
+
+def _clip(text: str, size: int = 26) -> str:
+    return text if len(text) <= size else text[: size - 1] + "…"
+
+
+def cumulative_cost_chart(
+    series: list[tuple[str, list[Decimal]]],
+    *,
+    title: str,
+    year_label: str,
+    currency: str,
+    width: int = 720,
+    height: int = 320,
+) -> str:
+    """A line per candidate: cumulative cost at the end of each year."""
+    left, right, top, bottom = 70, 230, 36, 40
+    plot_w, plot_h = width - left - right, height - top - bottom
+    years = max((len(values) for _name, values in series), default=0)
+    top_value = _nice_max(max((max(v) for _n, v in series if v), default=Decimal("0")))
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" font-family="{FONT}" font-size="12" role="img" '
+        f'aria-label="{escape(title)}">',
+        f'<text x="{left}" y="20" font-size="14" font-weight="bold">{escape(title)}</text>',
+    ]
+    for i in range(5):
+        value = top_value * i / 4
+        y = top + plot_h - plot_h * i / 4
+        parts.append(
+            f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#e3e8ee"/>'
+            f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" fill="#5d6b7a">'
+            f"{_short(value)}</text>"
+        )
+    parts.append(
+        f'<text x="{left - 6}" y="{top - 8}" text-anchor="end" fill="#5d6b7a">'
+        f"{escape(currency)}</text>"
+    )
+
+    def x_of(year_index: int) -> float:
+        return left + (plot_w * year_index / max(years - 1, 1) if years > 1 else plot_w / 2)
+
+    for i in range(years):
+        parts.append(
+            f'<text x="{x_of(i):.1f}" y="{height - 18}" text-anchor="middle" fill="#5d6b7a">'
+            f"{escape(year_label)} {i + 1}</text>"
+        )
+    for n, (name, values) in enumerate(series):
+        color = PALETTE[n % len(PALETTE)]
+        points = [
+            (x_of(i), top + plot_h - float(v / top_value) * plot_h) for i, v in enumerate(values)
+        ]
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="2.5" points="{path}"/>')
+        parts += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{color}"/>' for x, y in points]
+        ly = top + 14 + n * 20
+        parts.append(
+            f'<rect x="{left + plot_w + 16}" y="{ly - 9}" width="12" height="12" fill="{color}"/>'
+            f'<text x="{left + plot_w + 34}" y="{ly + 1}">{escape(_clip(name))}</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)

@@ -1,0 +1,169 @@
+"""Reads for matrices and costs, in a fixed number of queries per page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Prefetch, Q
+
+from evaluations.models import Candidate, CandidateStatus, Evaluation
+
+from . import checks
+from .costs import CostInputs, CostResult, total_cost_of_ownership
+from .models import Area, AreaRow, Cell, CostInput, CostSettings, Party, PartyKind
+
+
+def shared_parties() -> list[Party]:
+    return list(Party.objects.filter(evaluation=None).order_by("order", "pk"))
+
+
+def parties_for(evaluation: Evaluation) -> list[Party]:
+    """The shared parties, then the evaluation's own."""
+    return list(
+        Party.objects.filter(Q(evaluation=None) | Q(evaluation=evaluation)).order_by(
+            "evaluation_id", "order", "pk"
+        )
+    )
+
+
+def active_areas() -> list[Area]:
+    return list(Area.objects.filter(is_active=True).select_related("group"))
+
+
+def rows_prefetch() -> Prefetch:
+    cells = Cell.objects.select_related("party")
+    return Prefetch(
+        "area_rows",
+        queryset=AreaRow.objects.select_related("area").prefetch_related(
+            Prefetch("cells", queryset=cells)
+        ),
+    )
+
+
+@dataclass
+class MatrixRowView:
+    area: Area
+    row: AreaRow | None
+    letters: dict[int, str]  # party id → letter
+    check: checks.AreaCheck
+
+    @property
+    def version(self) -> int:
+        return self.row.version if self.row else 0
+
+    @property
+    def fte(self) -> Decimal:
+        return self.row.internal_fte if self.row else Decimal("0")
+
+
+@dataclass
+class MatrixView:
+    candidate: Candidate
+    rows: list[MatrixRowView]
+    result: checks.MatrixCheck
+    started: bool
+    fte_total: Decimal = Decimal("0")
+    governance_without_internal_owner: list[Area] = field(default_factory=list)
+
+
+def matrix_view(candidate: Candidate, areas: list[Area], parties: list[Party]) -> MatrixView:
+    """Build one candidate's matrix from its prefetched `area_rows` (see rows_prefetch)."""
+    by_area = {r.area_id: r for r in candidate.area_rows.all()}
+    party_by_id = {p.pk: p for p in parties}
+    rows = []
+    cells_by_key: dict[str, dict[str, str]] = {}
+    for area in areas:
+        row = by_area.get(area.pk)
+        letters = {c.party_id: c.letter for c in row.cells.all()} if row else {}
+        cells_by_key[area.key] = {
+            party_by_id[pid].key if pid in party_by_id else str(pid): letter
+            for pid, letter in letters.items()
+        }
+        rows.append(
+            MatrixRowView(area, row, letters, checks.check_area(area.key, cells_by_key[area.key]))
+        )
+    result = checks.MatrixCheck([r.check for r in rows])
+    internal = {p.pk for p in parties if p.kind == PartyKind.INTERNAL}
+    missing_owner = [
+        r.area
+        for r in rows
+        if r.area.governance
+        and not any(letter == "A" and pid in internal for pid, letter in r.letters.items())
+    ]
+    return MatrixView(
+        candidate=candidate,
+        rows=rows,
+        result=result,
+        started=bool(by_area),
+        fte_total=sum((r.fte for r in rows), Decimal("0")),
+        governance_without_internal_owner=missing_owner,
+    )
+
+
+def evaluation_matrices(evaluation: Evaluation) -> list[MatrixView]:
+    """Every shortlisted candidate's matrix (fixed number of queries)."""
+    areas = active_areas()
+    parties = parties_for(evaluation)
+    candidates = (
+        evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED)
+        .select_related("solution__solution_type")
+        .prefetch_related(rows_prefetch())
+    )
+    return [matrix_view(c, areas, parties) for c in candidates]
+
+
+def cost_settings(evaluation: Evaluation) -> CostSettings:
+    """The saved settings, or unsaved defaults (version 0) when there are none yet."""
+    try:
+        return evaluation.cost
+    except Evaluation.cost.RelatedObjectDoesNotExist:
+        return CostSettings(evaluation=evaluation, version=0)
+
+
+def cost_input(candidate: Candidate) -> CostInput:
+    try:
+        return candidate.cost
+    except Candidate.cost.RelatedObjectDoesNotExist:
+        return CostInput(candidate=candidate, version=0)
+
+
+def cost_inputs_for(settings: CostSettings, data: CostInput, fte: Decimal, **what_if) -> CostInputs:
+    """The pure model's inputs; `what_if` overrides gpu_count, utilisation or fte_cost_per_year."""
+    return CostInputs(
+        years=settings.years,
+        licence_per_year=data.licence_per_year,
+        vendor_services_per_year=data.vendor_services_per_year,
+        gpu_count=what_if.get("gpu_count", data.gpu_count),
+        gpu_hours_per_year=data.gpu_hours_per_year,
+        gpu_price_per_hour=data.gpu_price_per_hour,
+        utilisation=what_if.get("utilisation", data.utilisation),
+        hardware_one_off=data.hardware_one_off,
+        hardware_per_year=data.hardware_per_year,
+        one_off=data.one_off,
+        internal_fte=fte,
+        fte_cost_per_year=what_if.get("fte_cost_per_year", settings.fte_cost_per_year),
+    )
+
+
+@dataclass
+class CandidateCost:
+    candidate: Candidate
+    data: CostInput
+    fte: Decimal
+    result: CostResult
+
+
+def evaluation_costs(evaluation: Evaluation, **what_if) -> tuple[CostSettings, list[CandidateCost]]:
+    settings = cost_settings(evaluation)
+    out = []
+    matrices = {m.candidate.pk: m for m in evaluation_matrices(evaluation)}
+    candidates = evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED).select_related(
+        "solution__solution_type", "cost"
+    )
+    for candidate in candidates:
+        data = cost_input(candidate)
+        fte = matrices[candidate.pk].fte_total
+        result = total_cost_of_ownership(cost_inputs_for(settings, data, fte, **what_if))
+        out.append(CandidateCost(candidate, data, fte, result))
+    return settings, out

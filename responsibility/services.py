@@ -1,0 +1,310 @@
+"""Writes to matrices, parties and costs. Pages and the API call these; rules live here once.
+Each is atomic and checks, through the evaluations rules, that the user may edit."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+import yaml
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from common.concurrency import bump, lock_and_check
+from common.exceptions import Conflict
+from evaluations.models import Candidate, CandidateStatus, Evaluation
+from evaluations.services import evaluation_require_editable
+
+from .checks import LETTERS
+from .models import Area, AreaGroup, AreaRow, Cell, CostInput, CostSettings, Party, PartyKind
+
+SEED_FILE = Path(__file__).resolve().parent / "seed" / "responsibility.yaml"
+
+
+def _seed() -> dict:
+    return yaml.safe_load(SEED_FILE.read_text(encoding="utf-8"))
+
+
+def _save(obj, user) -> None:
+    obj._history_user = user
+    obj.save()
+
+
+# --- seed ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def responsibility_load_seed() -> dict[str, int]:
+    """Load the shared parties and the area library (idempotent, matched by key)."""
+    data = _seed()
+    for order, item in enumerate(data["parties"], start=1):
+        Party.objects.update_or_create(
+            evaluation=None,
+            key=item["key"],
+            defaults={
+                "kind": item["kind"],
+                "order": order,
+                "name_en": item["name"]["en"],
+                "name_zh_hans": item["name"]["zh"],
+            },
+        )
+    areas = 0
+    for g_order, group in enumerate(data["area_groups"], start=1):
+        g, _created = AreaGroup.objects.update_or_create(
+            key=group["key"],
+            defaults={
+                "order": g_order,
+                "name_en": group["name"]["en"],
+                "name_zh_hans": group["name"]["zh"],
+            },
+        )
+        for a_order, item in enumerate(group["areas"], start=1):
+            Area.objects.update_or_create(
+                key=item["key"],
+                defaults={
+                    "group": g,
+                    "order": a_order,
+                    "governance": bool(item.get("governance")),
+                    "name_en": item["name"]["en"],
+                    "name_zh_hans": item["name"]["zh"],
+                    "description_en": item.get("description", {}).get("en", ""),
+                    "description_zh_hans": item.get("description", {}).get("zh", ""),
+                },
+            )
+            areas += 1
+    return {"parties": len(data["parties"]), "areas": areas}
+
+
+def prefill_for_type(type_slug: str) -> tuple[dict[str, dict[str, str]], dict[str, Decimal]]:
+    """The starting RACI letters (area → party key → letter) and FTE (area → FTE) for a type."""
+    data = _seed()
+    template = data["prefill"].get(type_slug) or {"default": {}, "areas": {}}
+    fte = data["fte"].get(type_slug) or {"default": 0, "areas": {}}
+    letters, effort = {}, {}
+    for area in Area.objects.filter(is_active=True).values_list("key", flat=True):
+        letters[area] = dict(template.get("areas", {}).get(area, template.get("default", {})))
+        effort[area] = Decimal(str(fte.get("areas", {}).get(area, fte.get("default", 0))))
+    return letters, effort
+
+
+# --- matrices --------------------------------------------------------------------------------
+
+
+def _editable_candidate(user, candidate: Candidate) -> None:
+    evaluation_require_editable(user, candidate.evaluation)
+    if candidate.status != CandidateStatus.SHORTLISTED:
+        raise Conflict(_("%(s)s is eliminated; restore it first.") % {"s": candidate.solution.name})
+
+
+@transaction.atomic
+def matrix_prefill(*, user, candidate: Candidate) -> int:
+    """Fill the areas that have no row yet with the starting point for the candidate's type.
+
+    Rows someone already edited are left alone. Returns how many rows were added.
+    """
+    _editable_candidate(user, candidate)
+    letters, effort = prefill_for_type(candidate.solution.solution_type.slug)
+    parties = {p.key: p for p in Party.objects.filter(evaluation=None)}
+    existing = set(candidate.area_rows.values_list("area_id", flat=True))
+    added = 0
+    for area in Area.objects.filter(is_active=True).exclude(pk__in=existing):
+        row = AreaRow(candidate=candidate, area=area, internal_fte=effort.get(area.key, 0))
+        _save(row, user)
+        Cell.objects.bulk_create(
+            Cell(row=row, party=parties[key], letter=letter)
+            for key, letter in letters.get(area.key, {}).items()
+            if key in parties
+        )
+        added += 1
+    return added
+
+
+def _party_for(evaluation: Evaluation, party: Party) -> Party:
+    if party.evaluation_id not in (None, evaluation.pk):
+        raise ValidationError({"party": _("This party belongs to another evaluation.")})
+    return party
+
+
+def _row_for_update(candidate: Candidate, area: Area, expected_version: int | None) -> AreaRow:
+    if not area.is_active:
+        raise ValidationError({"area": _("The area '%(a)s' is not in use.") % {"a": area.key}})
+    existing = AreaRow.objects.filter(candidate=candidate, area=area).first()
+    if existing is None:
+        if expected_version not in (None, 0):
+            raise Conflict(_("This row no longer exists; reload the page."))
+        return AreaRow(candidate=candidate, area=area, version=0)
+    return lock_and_check(AreaRow, pk=existing.pk, expected_version=expected_version)
+
+
+def _clean_letter(letter: str | None) -> str:
+    letter = (letter or "").strip().upper()
+    if letter and letter not in LETTERS:
+        raise ValidationError(
+            {"letter": _("Use R, A, C or I (or leave it empty), not '%(l)s'.") % {"l": letter}}
+        )
+    return letter
+
+
+@transaction.atomic
+def cell_set(
+    *,
+    user,
+    candidate: Candidate,
+    area: Area,
+    party: Party,
+    letter: str,
+    expected_version: int | None,
+) -> AreaRow:
+    """Set (or clear, with an empty letter) one cell. The row's version guards the edit."""
+    _editable_candidate(user, candidate)
+    letter = _clean_letter(letter)
+    _party_for(candidate.evaluation, party)
+    row = _row_for_update(candidate, area, expected_version)
+    bump(row)
+    _save(row, user)
+    if letter:
+        Cell.objects.update_or_create(row=row, party=party, defaults={"letter": letter})
+    else:
+        Cell.objects.filter(row=row, party=party).delete()
+    return row
+
+
+@transaction.atomic
+def row_update(
+    *,
+    user,
+    candidate: Candidate,
+    area: Area,
+    expected_version: int | None,
+    letters: dict[Party, str] | None = None,
+    note: str | None = None,
+    internal_fte=None,
+) -> AreaRow:
+    """Replace a whole row at once: letters (party → letter), note and internal FTE."""
+    _editable_candidate(user, candidate)
+    errors = {}
+    clean = {}
+    if letters is not None:
+        for party, letter in letters.items():
+            _party_for(candidate.evaluation, party)
+            try:
+                clean[party] = _clean_letter(letter)
+            except ValidationError as exc:
+                errors["letters"] = exc.message_dict["letter"]
+        if sum(1 for v in clean.values() if v == "A") > 1:
+            errors["letters"] = [
+                _("Only one party can be accountable (A) for an area; you gave %(n)d.")
+                % {"n": sum(1 for v in clean.values() if v == "A")}
+            ]
+    if internal_fte is not None:
+        try:
+            internal_fte = Decimal(str(internal_fte))
+        except (InvalidOperation, ValueError):
+            errors["internal_fte"] = [_("Give the effort as a number of FTE, e.g. 0.5.")]
+        else:
+            if internal_fte < 0 or internal_fte > 50:
+                errors["internal_fte"] = [_("The effort must be between 0 and 50 FTE.")]
+    if errors:
+        raise ValidationError(errors)
+    row = _row_for_update(candidate, area, expected_version)
+    if note is not None:
+        row.note = note.strip()
+    if internal_fte is not None:
+        row.internal_fte = internal_fte
+    bump(row)
+    row.full_clean(exclude=["candidate", "area"])
+    _save(row, user)
+    if letters is not None:
+        row.cells.all().delete()
+        Cell.objects.bulk_create(
+            Cell(row=row, party=party, letter=letter) for party, letter in clean.items() if letter
+        )
+    return row
+
+
+@transaction.atomic
+def party_add(*, user, evaluation: Evaluation, name: str, kind: str) -> Party:
+    """A party of this evaluation's own (e.g. a systems integrator)."""
+    evaluation_require_editable(user, evaluation)
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError({"name": _("Give the party a name.")})
+    if kind not in PartyKind.values:
+        raise ValidationError({"kind": _("Unknown kind '%(k)s'.") % {"k": kind}})
+    key = slugify(name).replace("-", "_")[:30] or "party"
+    if not key[0].isalpha():
+        key = f"p_{key}"
+    base, n = key, 2
+    while (
+        Party.objects.filter(evaluation=evaluation, key=key).exists()
+        or Party.objects.filter(evaluation=None, key=key).exists()
+    ):
+        key, n = f"{base}_{n}", n + 1
+    party = Party(
+        evaluation=evaluation,
+        key=key,
+        kind=kind,
+        order=100 + evaluation.parties.count(),
+        name_en=name,
+        name_zh_hans=name,
+    )
+    party.full_clean()
+    party.save()
+    return party
+
+
+# --- costs -----------------------------------------------------------------------------------
+
+SETTINGS_FIELDS = ("years", "currency", "fte_cost_per_year")
+INPUT_FIELDS = (
+    "licence_per_year",
+    "vendor_services_per_year",
+    "gpu_count",
+    "gpu_hours_per_year",
+    "gpu_price_per_hour",
+    "utilisation",
+    "hardware_one_off",
+    "hardware_per_year",
+    "one_off",
+)
+
+
+def _versioned(model, lookup: dict, expected_version: int | None):
+    existing = model.objects.filter(**lookup).first()
+    if existing is None:
+        if expected_version not in (None, 0):
+            raise Conflict(_("This no longer exists; reload the page."))
+        return model(**lookup, version=0)
+    return lock_and_check(model, pk=existing.pk, expected_version=expected_version)
+
+
+@transaction.atomic
+def cost_settings_save(*, user, evaluation: Evaluation, expected_version: int | None, **values):
+    evaluation_require_editable(user, evaluation)
+    unknown = set(values) - set(SETTINGS_FIELDS)
+    if unknown:
+        raise ValidationError({k: _("This field cannot be set here.") for k in unknown})
+    settings = _versioned(CostSettings, {"evaluation": evaluation}, expected_version)
+    for name, value in values.items():
+        setattr(settings, name, value.strip().upper() if name == "currency" else value)
+    bump(settings)
+    settings.full_clean(exclude=["evaluation"])
+    _save(settings, user)
+    return settings
+
+
+@transaction.atomic
+def cost_input_save(*, user, candidate: Candidate, expected_version: int | None, **values):
+    _editable_candidate(user, candidate)
+    unknown = set(values) - set(INPUT_FIELDS)
+    if unknown:
+        raise ValidationError({k: _("This field cannot be set here.") for k in unknown})
+    data = _versioned(CostInput, {"candidate": candidate}, expected_version)
+    for name, value in values.items():
+        setattr(data, name, value)
+    bump(data)
+    data.full_clean(exclude=["candidate"])
+    _save(data, user)
+    return data

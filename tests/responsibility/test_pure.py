@@ -1,0 +1,112 @@
+"""Matrix checks and the cost model, on plain values: hand-checked examples, no database."""
+
+from decimal import Decimal as D
+
+import pytest
+
+from responsibility import checks
+from responsibility.costs import CostInputs, total_cost_of_ownership
+
+
+@pytest.mark.parametrize(
+    "letters,status",
+    [
+        ({}, checks.UNANSWERED),
+        ({"internal": "C", "vendor": "I"}, checks.GAP),
+        ({"internal": "A", "vendor": "A", "cloud": "R"}, checks.CONFLICT),
+        ({"internal": "A", "business": "C"}, checks.NO_RESPONSIBLE),
+        ({"internal": "A", "vendor": "R"}, checks.OK),
+        ({"internal": "A", "vendor": "R", "cloud": "R", "business": "I"}, checks.OK),
+    ],
+)
+def test_area_status(letters, status):
+    assert checks.check_area("x", letters).status == status
+
+
+def test_matrix_lists_problems_and_coverage():
+    result = checks.check_matrix(
+        ["a", "b", "c", "d"],
+        {
+            "a": {"internal": "A", "vendor": "R"},
+            "b": {"vendor": "A", "cloud": "A"},
+            "c": {"cloud": "R"},
+        },
+    )
+    assert [a.area for a in result.conflicts] == ["b"]
+    assert [a.area for a in result.gaps] == ["c"]
+    assert [a.area for a in result.unanswered] == ["d"]
+    assert result.conflicts[0].accountable == ("cloud", "vendor")
+    assert result.coverage == D("25.0")
+    assert not result.complete
+    assert checks.check_matrix([], {}).coverage == D("0.0")
+    assert checks.check_matrix(["a"], {"a": {"internal": "A", "vendor": "R"}}).complete
+
+
+def test_open_source_three_years_people_dominate():
+    # 2 FTE at 600,000 a year; 100,000 one-off integration; no licences.
+    r = total_cost_of_ownership(
+        CostInputs(years=3, one_off=D("100000"), internal_fte=D("2"), fte_cost_per_year=D("600000"))
+    )
+    assert [y.total for y in r.years] == [D("1300000.00"), D("1200000.00"), D("1200000.00")]
+    assert r.cumulative == [D("1300000.00"), D("2500000.00"), D("3700000.00")]
+    assert r.total == D("3700000.00")
+    assert r.people_total == D("3600000.00")
+    assert r.people_share == D("97.3")  # 3.6 / 3.7
+
+
+def test_cloud_gpu_spend_and_rounding():
+    # 8 GPUs × 2,000 h × 12.345 per GPU-hour × 0.7 utilisation = 138,264.00 a year.
+    r = total_cost_of_ownership(
+        CostInputs(
+            years=2,
+            gpu_count=8,
+            gpu_hours_per_year=D("2000"),
+            gpu_price_per_hour=D("12.345"),
+            utilisation=D("0.7"),
+            internal_fte=D("0.333"),
+            fte_cost_per_year=D("500000"),
+        )
+    )
+    assert r.years[0].cloud == D("138264.00")
+    assert r.years[0].people == D("166500.00")
+    assert r.total == D("609528.00")
+
+
+def test_commercial_with_hardware_and_services():
+    r = total_cost_of_ownership(
+        CostInputs(
+            years=3,
+            licence_per_year=D("300000"),
+            vendor_services_per_year=D("80000.005"),
+            hardware_one_off=D("1000000"),
+            hardware_per_year=D("50000"),
+            one_off=D("150000"),
+            internal_fte=D("0.5"),
+            fte_cost_per_year=D("600000"),
+        )
+    )
+    first, second = r.years[0], r.years[1]
+    assert first.services == D("80000.01")  # half up
+    assert first.hardware == D("1050000.00") and second.hardware == D("50000.00")
+    assert first.total == D("300000") + D("80000.01") + D("1050000") + D("150000") + D("300000")
+    assert r.total == first.total + 2 * second.total
+
+
+def test_zero_total_has_zero_people_share():
+    r = total_cost_of_ownership(CostInputs(years=1))
+    assert r.total == D("0.00") and r.people_share == D("0.0")
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"years": 0},
+        {"years": 11},
+        {"years": 3, "utilisation": D("1.5")},
+        {"years": 3, "gpu_count": -1},
+        {"years": 3, "fte_cost_per_year": D("-1")},
+    ],
+)
+def test_bad_inputs_are_refused(kwargs):
+    with pytest.raises(ValueError):
+        CostInputs(**kwargs)
