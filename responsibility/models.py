@@ -48,7 +48,7 @@ class Party(models.Model):
     order = models.PositiveSmallIntegerField(_("order"), default=0)
 
     class Meta:
-        ordering = ["evaluation_id", "order", "pk"]
+        ordering = [models.F("evaluation_id").asc(nulls_first=True), "order", "pk"]
         verbose_name = _("party")
         verbose_name_plural = _("parties")
         constraints = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Prefetch, Q
+from django.db.models import F, Prefetch, Q
 
 from evaluations.models import Candidate, CandidateStatus, Evaluation
 
@@ -22,7 +22,7 @@ def parties_for(evaluation: Evaluation) -> list[Party]:
     """The shared parties, then the evaluation's own."""
     return list(
         Party.objects.filter(Q(evaluation=None) | Q(evaluation=evaluation)).order_by(
-            "evaluation_id", "order", "pk"
+            F("evaluation_id").asc(nulls_first=True), "order", "pk"
         )
     )
 

@@ -192,12 +192,12 @@ def row_update(
             try:
                 clean[party] = _clean_letter(letter)
             except ValidationError as exc:
-                errors["letters"] = exc.message_dict["letter"]
+                errors.setdefault("letters", []).extend(exc.message_dict["letter"])
         if sum(1 for v in clean.values() if v == "A") > 1:
-            errors["letters"] = [
+            errors.setdefault("letters", []).append(
                 _("Only one party can be accountable (A) for an area; you gave %(n)d.")
                 % {"n": sum(1 for v in clean.values() if v == "A")}
-            ]
+            )
     if internal_fte is not None:
         try:
             internal_fte = Decimal(str(internal_fte))

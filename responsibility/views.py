@@ -8,12 +8,12 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views import View
 
+from common.charts import cumulative_cost_chart
 from common.exceptions import DomainError, StaleEdit
 from evaluations.selectors import candidate_get
 from evaluations.views import EvaluationMixin, form_errors_from
 
 from . import services
-from .charts import cumulative_cost_chart
 from .forms import CostInputForm, CostSettingsForm, PartyForm, WhatIfForm
 from .models import Area, Letter, Party
 from .selectors import (

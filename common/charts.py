@@ -93,3 +93,65 @@ def cumulative_cost_chart(
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def radar_chart(
+    *,
+    axes: list[str],
+    series: list[tuple[str, list[Decimal | None]]],
+    title: str,
+    scale_max: Decimal = Decimal("5"),
+    size: int = 420,
+) -> str:
+    """A radar (spider) chart: one axis per group, one polygon per candidate. A missing value
+    is drawn at the centre and its axis label says so in the legend's title."""
+    import math
+
+    n = len(axes)
+    legend_w, pad = 230, 60  # room for the legend, and for axis labels left and right
+    cx, cy, radius = pad + size / 2, size / 2 + 10, size / 2 - 70
+    width = size + 2 * pad + legend_w
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {size + 20}" '
+        f'width="{width}" height="{size + 20}" font-family="{FONT}" font-size="12" '
+        f'role="img" aria-label="{escape(title)}">',
+        f'<text x="10" y="20" font-size="14" font-weight="bold">{escape(title)}</text>',
+    ]
+    if n < 3:
+        parts.append(f'<text x="{cx}" y="{cy}" text-anchor="middle" fill="#5d6b7a">—</text></svg>')
+        return "".join(parts)
+
+    def point(i: int, value: float) -> tuple[float, float]:
+        angle = -math.pi / 2 + 2 * math.pi * i / n
+        r = radius * value / float(scale_max)
+        return cx + r * math.cos(angle), cy + r * math.sin(angle)
+
+    for level in range(1, int(scale_max) + 1):
+        ring = " ".join(f"{x:.1f},{y:.1f}" for x, y in (point(i, level) for i in range(n)))
+        parts.append(f'<polygon points="{ring}" fill="none" stroke="#e3e8ee"/>')
+    for i, label in enumerate(axes):
+        x, y = point(i, float(scale_max))
+        lx, ly = point(i, float(scale_max) * 1.18)
+        anchor = "middle" if abs(lx - cx) < 10 else ("start" if lx > cx else "end")
+        parts.append(
+            f'<line x1="{cx}" y1="{cy}" x2="{x:.1f}" y2="{y:.1f}" stroke="#d9e0e7"/>'
+            f'<text x="{lx:.1f}" y="{ly + 4:.1f}" text-anchor="{anchor}" fill="#1d2733">'
+            f"{escape(_clip(label, 18))}</text>"
+        )
+    for k, (name, values) in enumerate(series):
+        color = PALETTE[k % len(PALETTE)]
+        pts = [point(i, float(v) if v is not None else 0.0) for i, v in enumerate(values)]
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+        parts.append(
+            f'<polygon points="{path}" fill="{color}" fill-opacity="0.12" stroke="{color}" '
+            f'stroke-width="2"/>'
+        )
+        missing = sum(1 for v in values if v is None)
+        label = name + (f" ({missing}×—)" if missing else "")
+        ly = 50 + k * 20
+        parts.append(
+            f'<rect x="{size + 2 * pad}" y="{ly - 10}" width="12" height="12" fill="{color}"/>'
+            f'<text x="{size + 2 * pad + 18}" y="{ly}">{escape(_clip(label, 28))}</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
