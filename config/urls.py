@@ -25,10 +25,12 @@ urlpatterns = [
     path("catalog/", include("catalog.urls")),
     path("evaluations/", include("evaluations.urls")),
     path("evaluations/", include("responsibility.urls")),
+    path("evaluations/", include("poc.urls")),
     path("admin/", admin.site.urls),
     path("api/catalog/", include("catalog.api.urls")),
     path("api/", include("evaluations.api.urls")),
     path("api/", include("responsibility.api.urls")),
+    path("api/", include("poc.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -104,6 +104,10 @@ MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
 MODELTRANSLATION_LANGUAGES = ("en", "zh-hans")
 MODELTRANSLATION_FALLBACK_LANGUAGES = ("en", "zh-hans")
 
+# Uploaded evidence. Never served as public media: a members-only view streams each file.
+MEDIA_ROOT = env("DJANGO_MEDIA_ROOT", default=str(VAR_DIR / "media"))
+EVIDENCE_MAX_BYTES = env.int("EVIDENCE_MAX_BYTES", default=20 * 1024 * 1024)
+
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
@@ -141,10 +145,33 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "socket_timeout": 5}
 CELERY_TIMEZONE = TIME_ZONE
+# Reports: a redelivered task must be safe (tasks are idempotent), so acknowledge late and
+# requeue when a worker dies; keep the broker's visibility timeout above the hard time limit.
+REPORT_SOFT_TIME_LIMIT = env.int("REPORT_SOFT_TIME_LIMIT", default=240)
+REPORT_TIME_LIMIT = env.int("REPORT_TIME_LIMIT", default=300)
+REPORT_MAX_ATTEMPTS = env.int("REPORT_MAX_ATTEMPTS", default=3)
+REPORT_STUCK_AFTER = env.int("REPORT_STUCK_AFTER", default=900)
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = env.int("CELERY_WORKER_MAX_MEMORY_PER_CHILD", default=600_000)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    **CELERY_BROKER_TRANSPORT_OPTIONS,
+    "visibility_timeout": REPORT_TIME_LIMIT * 4,
+}
+CELERY_BEAT_SCHEDULE = {
+    "reports-fail-stuck-runs": {"task": "reports.fail_stuck_runs", "schedule": 300.0},
+}
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
+    # WeasyPrint narrates every rendering step at INFO.
+    "loggers": {
+        "weasyprint": {"level": "WARNING"},
+        "weasyprint.progress": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
+    },
 }

@@ -16,3 +16,8 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 # A real worker in tests reports results through Redis so a test can wait for them.
 CELERY_RESULT_BACKEND = env("REDIS_URL", default="") or None
+
+import tempfile  # noqa: E402
+
+# Evidence files written by tests go to a throwaway folder.
+MEDIA_ROOT = tempfile.mkdtemp(prefix="shortlist-test-media-")

@@ -1,0 +1,33 @@
+from django.urls import path
+
+from . import views
+
+app_name = "poc-api"
+
+POC = "evaluations/<int:evaluation_pk>/poc/"
+PLAN = POC + "plan/"
+CELL = POC + "cells/<int:case_pk>/<int:candidate_pk>/"
+
+urlpatterns = [
+    path("poc/groups/", views.GroupLibraryView.as_view(), name="group_library"),
+    path("poc/cases/", views.CaseLibraryView.as_view(), name="case_library"),
+    path("poc/profiles/", views.ProfileLibraryView.as_view(), name="profile_library"),
+    path(PLAN, views.PlanView.as_view(), name="plan"),
+    path(PLAN + "init/", views.PlanInitView.as_view(), name="plan_init"),
+    path(PLAN + "profile/", views.PlanProfileView.as_view(), name="plan_profile"),
+    path(PLAN + "cases/", views.PlanCaseListView.as_view(), name="plan_case_list"),
+    path(PLAN + "cases/<int:case_pk>/", views.PlanCaseDetailView.as_view(), name="plan_case"),
+    path(PLAN + "groups/<str:group_key>/", views.PlanGroupDetailView.as_view(), name="plan_group"),
+    path(POC + "scorecard/", views.ScorecardView.as_view(), name="scorecard"),
+    path(POC + "scorecard.xlsx", views.ScorecardExportView.as_view(), name="scorecard_export"),
+    path(POC + "submit/", views.ScoresSubmitView.as_view(), name="scores_submit"),
+    path(CELL + "score/", views.ScoreView.as_view(), name="score"),
+    path(CELL + "consensus/", views.ConsensusView.as_view(), name="consensus"),
+    path(CELL + "evidence/", views.EvidenceUploadView.as_view(), name="evidence_upload"),
+    path(
+        POC + "evidence/<int:evidence_pk>/",
+        views.EvidenceDownloadView.as_view(),
+        name="evidence_download",
+    ),
+    path(POC + "results/", views.ResultsView.as_view(), name="results"),
+]

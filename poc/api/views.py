@@ -1,0 +1,646 @@
+"""POC API: the test-case library for any signed-in user; inside an evaluation (members only,
+others get 404) its one plan for every candidate, the blind scorecard, consensus, evidence,
+results and the .xlsx export.
+
+Views parse input, look rows up within the evaluation (a case of another evaluation's plan is
+404) and call the same services the pages use; the services enforce permissions (403), sealing
+(409), the rubric and versions. Everything about other people's scores is read through
+`selectors.scorecard(evaluation, user)`, so blind scoring holds here as on the pages: a reviewer
+or editor sees other reviewers' scores and evidence for a cell only after submitting their own;
+the owner and viewers see every submitted score; drafts are shown to their author only.
+Concurrency over HTTP works as in the evaluations API: plan cases and groups, my score and the
+consensus carry `version` and answer with `ETag: "<n>"` (0 before the first save); a write names
+the version it edited as If-Match (stale: 412) or as `version` in the body (stale: 409), and
+updating a saved row without either is refused with 428.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import django_filters
+from django.core.exceptions import ValidationError
+from django.core.files import File
+from django.db.models import Prefetch
+from django.http import FileResponse, Http404, HttpResponse
+from django.urls import reverse
+from django.utils.translation import gettext
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import generics, serializers, status
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.response import Response
+
+from common.exceptions import Conflict, Forbidden
+from evaluations.api.views import (
+    READ_ERRORS,
+    VERSIONED_WRITE_ERRORS,
+    WRITE_ERRORS,
+    EvaluationScopedView,
+    _errors,
+    precondition,
+    precondition_errors,
+    with_etag,
+)
+from evaluations.models import Candidate, Evaluation
+from evaluations.selectors import candidate_get
+
+from .. import scoring, services
+from ..export import scorecard_workbook
+from ..models import (
+    Consensus,
+    Evidence,
+    PlanCase,
+    PlanGroup,
+    ProfileWeight,
+    ScenarioProfile,
+    Score,
+    TestCase,
+    TestGroup,
+)
+from ..selectors import Cell, Scorecard, plan_cases, plan_groups, results, scorecard
+from . import serializers as s
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+# --- the library -----------------------------------------------------------------------------
+
+
+@extend_schema_view(get=extend_schema(summary="The test groups of the case library"))
+class GroupLibraryView(generics.ListAPIView):
+    serializer_class = s.TestGroupSerializer
+    pagination_class = None
+    filter_backends: list = []
+    queryset = TestGroup.objects.all()
+
+
+class CaseLibraryFilterSet(django_filters.FilterSet):
+    group = django_filters.CharFilter(field_name="group__key", help_text="A test group's key.")
+
+    class Meta:
+        model = TestCase
+        fields: list = []
+
+
+@extend_schema_view(get=extend_schema(summary="The active cases of the library, in order"))
+class CaseLibraryView(generics.ListAPIView):
+    serializer_class = s.TestCaseSerializer
+    pagination_class = None
+    filterset_class = CaseLibraryFilterSet
+
+    def get_queryset(self):
+        return TestCase.objects.filter(is_active=True).select_related("group")
+
+
+@extend_schema_view(get=extend_schema(summary="Scenario profiles and their group weights"))
+class ProfileLibraryView(generics.ListAPIView):
+    serializer_class = s.ScenarioProfileSerializer
+    pagination_class = None
+    filter_backends: list = []
+
+    def get_queryset(self):
+        weights = ProfileWeight.objects.select_related("group").order_by("group__order", "pk")
+        return ScenarioProfile.objects.prefetch_related(Prefetch("weights", queryset=weights))
+
+
+# --- shared plumbing -------------------------------------------------------------------------
+
+
+class PocView(EvaluationScopedView):
+    """A view about one evaluation's POC; evidence links need the evaluation's id."""
+
+    def get_serializer_context(self):
+        context = super().get_serializer_context()
+        context["evaluation_pk"] = self.kwargs[self.evaluation_url_kwarg]
+        return context
+
+
+def _plan_case(evaluation: Evaluation, pk) -> PlanCase:
+    case = plan_cases(evaluation).filter(pk=pk).first()
+    if case is None:
+        raise NotFound(gettext("This evaluation's POC plan has no case %(id)s.") % {"id": pk})
+    case.evaluation = evaluation  # the services read it; its member roles are cached
+    return case
+
+
+def _plan_group(evaluation: Evaluation, key: str) -> PlanGroup:
+    group = evaluation.poc_groups.select_related("group").filter(group__key=key).first()
+    if group is None:
+        raise NotFound(gettext("This evaluation's POC plan has no group '%(key)s'.") % {"key": key})
+    group.evaluation = evaluation
+    return group
+
+
+def _plan(evaluation: Evaluation) -> dict:
+    return {"groups": plan_groups(evaluation), "cases": list(plan_cases(evaluation))}
+
+
+# --- the plan --------------------------------------------------------------------------------
+
+
+class PlanView(PocView):
+    serializer_class = s.PlanSerializer
+
+    @extend_schema(
+        summary="The plan: group weights and the cases every candidate is tested on",
+        responses={200: s.PlanSerializer, **READ_ERRORS},
+    )
+    def get(self, request, evaluation_pk):
+        return Response(self.out(s.PlanSerializer, _plan(self.get_evaluation())))
+
+
+class PlanInitView(PocView):
+    serializer_class = s.PlanInitSerializer
+
+    @extend_schema(
+        summary="Add every group and every active library case not in the plan yet",
+        request=None,
+        responses={200: s.PlanInitSerializer, **_errors(403, 404, 409)},
+    )
+    def post(self, request, evaluation_pk):
+        evaluation = self.get_evaluation()
+        added = services.plan_init(user=request.user, evaluation=evaluation)
+        return Response(self.out(s.PlanInitSerializer, {**_plan(evaluation), "added": added}))
+
+
+class PlanProfileView(PocView):
+    serializer_class = s.ProfileApplySerializer
+
+    @extend_schema(
+        summary="Set the plan's group weights to a scenario profile's",
+        request=s.ProfileApplySerializer,
+        responses={200: s.PlanSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request, evaluation_pk):
+        evaluation = self.get_evaluation()
+        profile = self.parse(s.ProfileApplySerializer)["profile"]
+        services.plan_apply_profile(user=request.user, evaluation=evaluation, profile=profile)
+        return Response(self.out(s.PlanSerializer, _plan(evaluation)))
+
+
+class PlanCaseListView(PocView):
+    serializer_class = s.PlanCaseAddSerializer
+
+    @extend_schema(
+        summary="Add a case to the plan: a library case, or an own case",
+        description="Every plan case applies to every candidate; a body naming a candidate "
+        "is refused with 400.",
+        request=s.PlanCaseAddSerializer,
+        responses={201: s.PlanCaseSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request, evaluation_pk):
+        evaluation = self.get_evaluation()
+        values = self.parse(s.PlanCaseAddSerializer)
+        if "library_case" in values:
+            case = services.plan_case_add_library(
+                user=request.user, evaluation=evaluation, case=values["library_case"]
+            )
+        else:
+            case = services.plan_case_add_custom(
+                user=request.user,
+                evaluation=evaluation,
+                group=values["group"],
+                title=values["title"],
+                acceptance=values["acceptance"],
+                steps=values["steps"],
+                weight=values["weight"],
+                metric_name=values["metric_name"],
+                metric_unit=values["metric_unit"],
+                metric_direction=values["metric_direction"],
+                metric_threshold=values["metric_threshold"],
+            )
+        case = _plan_case(evaluation, case.pk)
+        response = Response(self.out(s.PlanCaseSerializer, case), status=status.HTTP_201_CREATED)
+        response["Location"] = reverse(
+            "poc-api:plan_case", kwargs={"evaluation_pk": evaluation.pk, "case_pk": case.pk}
+        )
+        return with_etag(response, case.version)
+
+
+class PlanCaseDetailView(PocView):
+    serializer_class = s.PlanCaseSerializer
+
+    def current_serializer(self, case: PlanCase) -> dict:
+        return self.out(s.PlanCaseSerializer, case)
+
+    def respond(self, case: PlanCase) -> Response:
+        return with_etag(Response(self.out(s.PlanCaseSerializer, case)), case.version)
+
+    @extend_schema(summary="One plan case", responses={200: s.PlanCaseSerializer, **READ_ERRORS})
+    def get(self, request, evaluation_pk, case_pk):
+        return self.respond(_plan_case(self.get_evaluation(), case_pk))
+
+    @extend_schema(
+        summary="Change a case's weight (the same for every candidate)",
+        request=s.WeightWriteSerializer,
+        responses={200: s.PlanCaseSerializer, **VERSIONED_WRITE_ERRORS},
+    )
+    def patch(self, request, evaluation_pk, case_pk):
+        evaluation = self.get_evaluation()
+        case = _plan_case(evaluation, case_pk)
+        values = self.parse(s.WeightWriteSerializer)
+        pre = precondition(request, values.get("version"), exists=True)
+        with precondition_errors(pre):
+            services.plan_weight_set(
+                user=request.user, obj=case, weight=values["weight"], expected_version=pre.version
+            )
+        return self.respond(_plan_case(evaluation, case_pk))
+
+    @extend_schema(
+        summary="Remove a case from the plan, for every candidate (its scores too)",
+        responses={204: None, **_errors(403, 404, 409)},
+    )
+    def delete(self, request, evaluation_pk, case_pk):
+        case = _plan_case(self.get_evaluation(), case_pk)
+        services.plan_case_remove(user=request.user, case=case)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PlanGroupDetailView(PocView):
+    serializer_class = s.PlanGroupSerializer
+
+    def current_serializer(self, group: PlanGroup) -> dict:
+        return self.out(s.PlanGroupSerializer, group)
+
+    def respond(self, group: PlanGroup) -> Response:
+        return with_etag(Response(self.out(s.PlanGroupSerializer, group)), group.version)
+
+    @extend_schema(
+        summary="One group of the plan", responses={200: s.PlanGroupSerializer, **READ_ERRORS}
+    )
+    def get(self, request, evaluation_pk, group_key):
+        return self.respond(_plan_group(self.get_evaluation(), group_key))
+
+    @extend_schema(
+        summary="Change a group's weight (the same for every candidate)",
+        request=s.WeightWriteSerializer,
+        responses={200: s.PlanGroupSerializer, **VERSIONED_WRITE_ERRORS},
+    )
+    def patch(self, request, evaluation_pk, group_key):
+        evaluation = self.get_evaluation()
+        group = _plan_group(evaluation, group_key)
+        values = self.parse(s.WeightWriteSerializer)
+        pre = precondition(request, values.get("version"), exists=True)
+        with precondition_errors(pre):
+            services.plan_weight_set(
+                user=request.user, obj=group, weight=values["weight"], expected_version=pre.version
+            )
+        return self.respond(_plan_group(evaluation, group_key))
+
+
+# --- scorecard -------------------------------------------------------------------------------
+
+
+@dataclass
+class CandidateTotal:
+    candidate: Candidate
+    overall: scoring.Overall
+
+
+def _totals(card: Scorecard, overall: dict[int, scoring.Overall] | None = None) -> list:
+    return [
+        CandidateTotal(c, card.overall(c) if overall is None else overall[c.pk])
+        for c in card.candidates
+    ]
+
+
+class ScorecardView(PocView):
+    serializer_class = s.ScorecardSerializer
+
+    @extend_schema(
+        summary="The scorecard: every case × shortlisted candidate, as you may see it",
+        description="Blind scoring: until you submit your own score for a cell, other "
+        "reviewers' scores, evidence, the cell's value, disagreement and consensus stay "
+        "hidden (hidden_count says how many). The owner and viewers see every submitted "
+        "score. Drafts are shown to their author only.",
+        responses={200: s.ScorecardSerializer, **READ_ERRORS},
+    )
+    def get(self, request, evaluation_pk):
+        evaluation = self.get_evaluation()
+        card = scorecard(evaluation, request.user)
+        body = {
+            "can_score": request.user.has_perm("poc.score", evaluation),
+            "can_record_consensus": request.user.has_perm("poc.record_consensus", evaluation),
+            "groups": [block.plan_group for block in card.groups],
+            "cases": card.cases,
+            "candidates": _totals(card),
+            "cells": card.cells(),
+        }
+        return Response(self.out(s.ScorecardSerializer, body))
+
+
+class ScoresSubmitView(PocView):
+    serializer_class = s.ScoresSubmitSerializer
+
+    @extend_schema(
+        summary="Submit all my draft scores that have a value (for one candidate, or all)",
+        request=s.ScoresSubmitSerializer,
+        responses={200: s.ScoresSubmittedSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request, evaluation_pk):
+        evaluation = self.get_evaluation()
+        values = self.parse(s.ScoresSubmitSerializer)
+        candidate = None
+        if values.get("candidate") is not None:
+            try:
+                candidate = candidate_get(evaluation, values["candidate"])
+            except Http404:
+                raise serializers.ValidationError(
+                    {
+                        "candidate": gettext("Not a candidate of this evaluation: %(ids)s.")
+                        % {"ids": values["candidate"]}
+                    }
+                ) from None
+        count = services.scores_submit(
+            user=request.user, evaluation=evaluation, candidate=candidate
+        )
+        return Response(self.out(s.ScoresSubmittedSerializer, {"submitted": count}))
+
+
+class CellBaseView(PocView):
+    """Base for views about one (case, candidate) cell of the evaluation's scorecard."""
+
+    serializer_class = s.CellSerializer
+
+    def get_case_and_candidate(self) -> tuple[PlanCase, Candidate]:
+        evaluation = self.get_evaluation()
+        case = _plan_case(evaluation, self.kwargs["case_pk"])
+        candidate = candidate_get(evaluation, self.kwargs["candidate_pk"])
+        candidate.evaluation = evaluation
+        return case, candidate
+
+    def cell(self, case: PlanCase, candidate: Candidate) -> Cell:
+        """The cell as the requesting user may see it (only shortlisted candidates have one)."""
+        card = scorecard(self.get_evaluation(), self.request.user)
+        for cell in card.cells():
+            if cell.case.pk == case.pk and cell.candidate.pk == candidate.pk:
+                return cell
+        raise Conflict(
+            gettext("%(s)s is eliminated; it is not scored.") % {"s": candidate.solution}
+        )
+
+    def respond(self, cell: Cell, version: int, *, created: bool = False) -> Response:
+        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return with_etag(Response(self.out(s.CellSerializer, cell), status=code), version)
+
+
+class ScoreView(CellBaseView):
+    def current_serializer(self, score: Score) -> dict:
+        return self.out(s.MyScoreSerializer, score)
+
+    @extend_schema(
+        summary="The cell with my score (ETag: my score's version, 0 before I saved one)",
+        responses={200: s.CellSerializer, **_errors(404, 409)},
+    )
+    def get(self, request, evaluation_pk, case_pk, candidate_pk):
+        cell = self.cell(*self.get_case_and_candidate())
+        return self.respond(cell, cell.mine.version if cell.mine else 0)
+
+    @extend_schema(
+        summary="Save my score for the cell (a draft unless submit is true)",
+        description="Always the requesting user's own score. Scores are 0–5 in whole or half "
+        "points; a measured value needs a case with a metric and, without a score, is judged "
+        "against its threshold. A submitted score is final (409).",
+        request=s.ScoreWriteSerializer,
+        responses={200: s.CellSerializer, 201: s.CellSerializer} | VERSIONED_WRITE_ERRORS,
+    )
+    def put(self, request, evaluation_pk, case_pk, candidate_pk):
+        case, candidate = self.get_case_and_candidate()
+        values = self.parse(s.ScoreWriteSerializer)
+        mine = Score.objects.filter(case=case, candidate=candidate, reviewer=request.user)
+        exists = mine.exists()
+        pre = precondition(request, values.get("version"), exists=exists)
+        with precondition_errors(pre):
+            row = services.score_save(
+                user=request.user,
+                case=case,
+                candidate=candidate,
+                score=values["score"],
+                measured_value=values["measured_value"],
+                outcome=values["outcome"],
+                notes=values["notes"],
+                submit=values["submit"],
+                expected_version=pre.version,
+            )
+        return self.respond(self.cell(case, candidate), row.version, created=not exists)
+
+
+class ConsensusView(CellBaseView):
+    serializer_class = s.ConsensusWriteSerializer
+
+    def current_serializer(self, consensus: Consensus) -> dict:
+        return self.out(s.ConsensusSerializer, consensus)
+
+    @extend_schema(
+        summary="The cell with its consensus (ETag: the consensus version, 0 before one)",
+        responses={200: s.CellSerializer, **_errors(404, 409)},
+    )
+    def get(self, request, evaluation_pk, case_pk, candidate_pk):
+        cell = self.cell(*self.get_case_and_candidate())
+        visible = cell.consensus is not None and not cell.hidden_count
+        return self.respond(cell, cell.consensus.version if visible else 0)
+
+    @extend_schema(
+        summary="Record the agreed score for the cell, with the reason (owner only)",
+        description="The consensus is what counts for the cell; the reviewers' scores stay "
+        "visible. Needs at least one submitted score.",
+        request=s.ConsensusWriteSerializer,
+        responses={200: s.CellSerializer, 201: s.CellSerializer} | VERSIONED_WRITE_ERRORS,
+    )
+    def put(self, request, evaluation_pk, case_pk, candidate_pk):
+        case, candidate = self.get_case_and_candidate()
+        values = self.parse(s.ConsensusWriteSerializer)
+        exists = Consensus.objects.filter(case=case, candidate=candidate).exists()
+        pre = precondition(request, values.get("version"), exists=exists)
+        with precondition_errors(pre):
+            row = services.consensus_record(
+                user=request.user,
+                case=case,
+                candidate=candidate,
+                score=values["score"],
+                reason=values["reason"],
+                expected_version=pre.version,
+            )
+        return self.respond(self.cell(case, candidate), row.version, created=not exists)
+
+
+# --- evidence --------------------------------------------------------------------------------
+
+
+def _refuse_scoring(user, evaluation: Evaluation) -> None:
+    """For a request that cannot reach a scoring service: the error that service would give."""
+    if user.has_perm("poc.score", evaluation):
+        return
+    if evaluation.is_sealed:
+        raise Conflict(
+            gettext("This evaluation is sealed: it is read-only until its owner reopens it.")
+        )
+    raise Forbidden(gettext("Your role in this evaluation does not allow this."))
+
+
+class EvidenceUploadView(CellBaseView):
+    serializer_class = s.EvidenceUploadSerializer
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(
+        summary="Attach a file to my score for the cell (multipart: file, optional name)",
+        description="Save a score for the cell first. The file is limited in size and type "
+        "and its SHA-256 is recorded; `name`, when given, is the name recorded (no paths).",
+        request={"multipart/form-data": s.EvidenceUploadSerializer},
+        responses={201: s.EvidenceSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request, evaluation_pk, case_pk, candidate_pk):
+        case, candidate = self.get_case_and_candidate()
+        values = self.parse(s.EvidenceUploadSerializer)
+        upload = values["file"]
+        if "name" in values:
+            # Django's upload handling keeps only the last part of a multipart file name;
+            # a name given here is taken as sent, so the service can refuse a path in it.
+            upload = File(upload, name=values["name"])
+        score = Score.objects.filter(case=case, candidate=candidate, reviewer=request.user).first()
+        if score is None:
+            _refuse_scoring(request.user, case.evaluation)
+            raise ValidationError(
+                {"file": gettext("Save your score for this cell before attaching evidence.")}
+            )
+        score.case = case
+        evidence = services.evidence_add(user=request.user, score=score, upload=upload)
+        return Response(self.out(s.EvidenceSerializer, evidence), status=status.HTTP_201_CREATED)
+
+
+class EvidenceDownloadView(PocView):
+    serializer_class = None
+
+    @extend_schema(
+        summary="Download an evidence file",
+        description="Your own evidence, or evidence behind a score you may see: another "
+        "reviewer's only after you submitted your score for that cell (owner and viewers: "
+        "any submitted score's). Served as an attachment.",
+        responses={
+            (200, "application/octet-stream"): OpenApiResponse(OpenApiTypes.BINARY),
+            **_errors(403, 404),
+        },
+    )
+    def get(self, request, evaluation_pk, evidence_pk):
+        evaluation = self.get_evaluation()
+        evidence = (
+            Evidence.objects.select_related("score")
+            .filter(pk=evidence_pk, score__case__evaluation=evaluation)
+            .first()
+        )
+        if evidence is None:
+            raise Http404
+        score = evidence.score
+        if score.reviewer_id != request.user.pk:
+            card = scorecard(evaluation, request.user)
+            cell = next(
+                (
+                    c
+                    for c in card.cells()
+                    if c.case.pk == score.case_id and c.candidate.pk == score.candidate_id
+                ),
+                None,
+            )
+            if cell is None or not any(other.pk == score.pk for other in cell.visible):
+                if cell is not None and cell.hidden_count and score.submitted:
+                    raise PermissionDenied(gettext("Submit your own score for this cell first."))
+                raise Http404  # someone else's draft, or a cell no longer on the scorecard
+        response = FileResponse(
+            evidence.file.open("rb"),
+            as_attachment=True,
+            filename=evidence.original_name,
+            content_type=evidence.content_type,
+        )
+        response["X-Content-Type-Options"] = "nosniff"
+        response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+        return response
+
+
+# --- results and export ----------------------------------------------------------------------
+
+
+def _ids(keys) -> list[int]:
+    return [int(key) for key in keys]
+
+
+def _overall(candidate_pk: int, overall: scoring.Overall) -> dict:
+    return {
+        "candidate": candidate_pk,
+        "score": overall.score,
+        "percent": overall.percent,
+        "completeness": overall.completeness,
+    }
+
+
+class ResultsView(PocView):
+    serializer_class = s.ResultsSerializer
+
+    @extend_schema(
+        summary="Overall scores, scenario fit, robustness to the weights and agreement",
+        description="From submitted scores and consensus only (missing cells are left out, "
+        "not counted as zero). Sensitivity: the smallest change of one group's weight that "
+        "changes the leader. Win shares: how often each candidate leads under random "
+        "re-weightings. Agreement: Krippendorff's alpha (null: not applicable).",
+        responses={200: s.ResultsSerializer, **READ_ERRORS},
+    )
+    def get(self, request, evaluation_pk):
+        res = results(self.get_evaluation(), request.user)
+        sens = res.sensitivity
+        body = {
+            "candidates": _totals(res.card, res.overall),
+            "profiles": [
+                {
+                    "key": profile.key,
+                    "name": profile.name,
+                    "leaders": _ids(leaders),
+                    "fit": [_overall(pk, overall) for pk, overall in fit.items()],
+                }
+                for profile, fit, leaders in res.by_profile
+            ],
+            "sensitivity": {
+                "leader": _ids(sens.leader),
+                "total_weight": sens.total_weight,
+                "by_group": {
+                    group: None
+                    if flip is None
+                    else {
+                        "change": flip.change,
+                        "new_weight": flip.new_weight,
+                        "new_leader": _ids(flip.new_leader),
+                    }
+                    for group, flip in sens.by_group.items()
+                },
+                "min_change": sens.min_change,
+                "group": sens.group,
+                "new_leader": None if sens.new_leader is None else _ids(sens.new_leader),
+            },
+            "win_shares": [
+                {"candidate": int(key), "share": share} for key, share in res.wins.items()
+            ],
+            "agreement": {"overall": res.agreement, "by_group": res.agreement_by_group},
+        }
+        return Response(self.out(s.ResultsSerializer, body))
+
+
+class ScorecardExportView(PocView):
+    serializer_class = None
+
+    @extend_schema(
+        summary="The scorecard as an .xlsx workbook",
+        description="A Summary sheet with group weights and weighted totals as formulas, and "
+        "one sheet per group with its cases and each candidate's score. Cells hidden from you "
+        "on the scorecard are empty here too.",
+        responses={(200, XLSX): OpenApiResponse(OpenApiTypes.BINARY), **READ_ERRORS},
+    )
+    def get(self, request, evaluation_pk):
+        evaluation = self.get_evaluation()
+        card = scorecard(evaluation, request.user)
+        for cell in card.cells():
+            if cell.hidden_count:
+                cell.value = None  # blind: the workbook shows no more than the scorecard
+        response = HttpResponse(scorecard_workbook(card), content_type=XLSX)
+        response["Content-Disposition"] = f'attachment; filename="scorecard-{evaluation.pk}.xlsx"'
+        response["X-Content-Type-Options"] = "nosniff"
+        return response

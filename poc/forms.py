@@ -1,0 +1,63 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import Direction, Outcome, TestCase, TestGroup
+
+
+class ScoreForm(forms.Form):
+    score = forms.DecimalField(
+        label=_("Score"), min_value=0, max_value=5, decimal_places=1, required=False
+    )
+    measured_value = forms.DecimalField(label=_("Measured"), required=False, decimal_places=4)
+    outcome = forms.ChoiceField(label=_("Outcome"), choices=Outcome.choices, initial="not_run")
+    notes = forms.CharField(
+        label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+
+
+class ConsensusForm(forms.Form):
+    score = forms.DecimalField(label=_("Agreed score"), min_value=0, max_value=5, decimal_places=1)
+    reason = forms.CharField(
+        label=_("Reason"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages={"required": _("Say why this is the agreed score.")},
+    )
+    version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+
+
+class CustomCaseForm(forms.Form):
+    group = forms.ModelChoiceField(queryset=TestGroup.objects.all(), label=_("Group"))
+    title = forms.CharField(label=_("Title"), max_length=200)
+    steps = forms.CharField(
+        label=_("Steps"), required=False, widget=forms.Textarea(attrs={"rows": 3})
+    )
+    acceptance = forms.CharField(
+        label=_("Acceptance criteria"), widget=forms.Textarea(attrs={"rows": 2})
+    )
+    weight = forms.DecimalField(label=_("Weight"), min_value=0, initial=3, decimal_places=2)
+    metric_name = forms.CharField(label=_("Metric"), required=False, max_length=200)
+    metric_unit = forms.CharField(label=_("Unit"), required=False, max_length=40)
+    metric_direction = forms.ChoiceField(
+        label=_("Direction"), choices=[("", "—"), *Direction.choices], required=False
+    )
+    metric_threshold = forms.DecimalField(label=_("Threshold"), required=False, decimal_places=4)
+
+
+class LibraryCaseForm(forms.Form):
+    case = forms.ModelChoiceField(
+        queryset=TestCase.objects.filter(is_active=True).select_related("group"),
+        label=_("Library case"),
+    )
+
+    def __init__(self, *args, evaluation=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if evaluation is not None:
+            used = evaluation.poc_cases.exclude(source_case=None).values_list(
+                "source_case_id", flat=True
+            )
+            self.fields["case"].queryset = self.fields["case"].queryset.exclude(pk__in=used)
+
+
+class EvidenceForm(forms.Form):
+    file = forms.FileField(label=_("Evidence file"))

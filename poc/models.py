@@ -1,0 +1,278 @@
+"""POC: the test-case library, each evaluation's plan (one for all candidates), reviewer
+scores with evidence, consensus, and scenario profiles."""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from common.concurrency import VersionedModel
+from evaluations.models import Candidate, Evaluation
+
+key_validator = RegexValidator(
+    r"^[a-z][a-z0-9_]*$", _("Use lowercase letters, digits and underscores.")
+)
+weight_field = {
+    "max_digits": 7,
+    "decimal_places": 2,
+    "validators": [MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("10000"))],
+}
+
+
+class Direction(models.TextChoices):
+    LOWER = "lower", _("Lower is better")
+    HIGHER = "higher", _("Higher is better")
+
+
+class Outcome(models.TextChoices):
+    NOT_RUN = "not_run", _("Not run")
+    PASSED = "passed", _("Passed")
+    FAILED = "failed", _("Failed")
+    BLOCKED = "blocked", _("Blocked")
+
+
+class TestGroup(models.Model):
+    __test__ = False  # not a pytest test class
+    key = models.CharField(_("key"), max_length=40, unique=True, validators=[key_validator])
+    name = models.CharField(_("name"), max_length=100)
+    description = models.TextField(_("description"), blank=True)
+    default_weight = models.DecimalField(_("default weight"), default=Decimal("25"), **weight_field)
+    happy_path = models.BooleanField(
+        _("happy path"),
+        default=True,
+        help_text=_("Off for the group of abnormal and long-running cases."),
+    )
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    class Meta:
+        ordering = ["order", "pk"]
+        verbose_name = _("test group")
+        verbose_name_plural = _("test groups")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class MetricFields(models.Model):
+    metric_name = models.CharField(_("metric"), max_length=200, blank=True)
+    metric_unit = models.CharField(_("unit"), max_length=40, blank=True)
+    metric_direction = models.CharField(
+        _("direction"), max_length=6, choices=Direction.choices, blank=True
+    )
+    metric_threshold = models.DecimalField(
+        _("threshold"), max_digits=14, decimal_places=4, null=True, blank=True
+    )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def has_metric(self) -> bool:
+        return bool(self.metric_direction) and self.metric_threshold is not None
+
+
+class TestCase(MetricFields):
+    """A library case (seeded, admin-editable). Plans copy it, so later edits do not change a
+    POC already under way."""
+
+    __test__ = False  # not a pytest test class
+
+    key = models.CharField(_("key"), max_length=60, unique=True, validators=[key_validator])
+    group = models.ForeignKey(TestGroup, on_delete=models.PROTECT, related_name="cases")
+    title = models.CharField(_("title"), max_length=200)
+    steps = models.TextField(_("steps"), blank=True)
+    acceptance = models.TextField(_("acceptance criteria"))
+    default_weight = models.DecimalField(_("default weight"), default=Decimal("3"), **weight_field)
+    sources = models.CharField(_("sources"), max_length=300, blank=True)
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    is_active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        ordering = ["group__order", "order", "pk"]
+        verbose_name = _("test case")
+        verbose_name_plural = _("test cases")
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class ScenarioProfile(models.Model):
+    key = models.CharField(_("key"), max_length=40, unique=True, validators=[key_validator])
+    name = models.CharField(_("name"), max_length=100)
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    class Meta:
+        ordering = ["order", "pk"]
+        verbose_name = _("scenario profile")
+        verbose_name_plural = _("scenario profiles")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ProfileWeight(models.Model):
+    profile = models.ForeignKey(ScenarioProfile, on_delete=models.CASCADE, related_name="weights")
+    group = models.ForeignKey(TestGroup, on_delete=models.CASCADE, related_name="+")
+    weight = models.DecimalField(_("weight"), **weight_field)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["profile", "group"], name="profile_weight_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.profile} · {self.group}: {self.weight}"
+
+
+class PlanGroup(VersionedModel):
+    """A group's weight in one evaluation's plan."""
+
+    evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="poc_groups")
+    group = models.ForeignKey(TestGroup, on_delete=models.PROTECT, related_name="+")
+    weight = models.DecimalField(_("weight"), **weight_field)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["group__order"]
+        constraints = [
+            models.UniqueConstraint(fields=["evaluation", "group"], name="plan_group_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.evaluation} · {self.group}"
+
+
+class PlanCase(MetricFields, VersionedModel):
+    """One case of an evaluation's POC plan. It has no candidate: every candidate gets it."""
+
+    evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="poc_cases")
+    group = models.ForeignKey(TestGroup, on_delete=models.PROTECT, related_name="+")
+    source_case = models.ForeignKey(
+        TestCase, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    title = models.CharField(_("title"), max_length=200)
+    steps = models.TextField(_("steps"), blank=True)
+    acceptance = models.TextField(_("acceptance criteria"))
+    weight = models.DecimalField(_("weight"), **weight_field)
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["group__order", "order", "pk"]
+        verbose_name = _("plan case")
+        verbose_name_plural = _("plan cases")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["evaluation", "source_case"],
+                condition=models.Q(source_case__isnull=False),
+                name="plan_case_once_per_library_case",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Score(VersionedModel):
+    """One reviewer's score for one candidate on one plan case. Submitted scores are final."""
+
+    case = models.ForeignKey(PlanCase, on_delete=models.CASCADE, related_name="scores")
+    candidate = models.ForeignKey(Candidate, on_delete=models.CASCADE, related_name="poc_scores")
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="poc_scores"
+    )
+    score = models.DecimalField(
+        _("score (0–5)"),
+        max_digits=3,
+        decimal_places=1,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("5"))],
+    )
+    measured_value = models.DecimalField(
+        _("measured value"), max_digits=14, decimal_places=4, null=True, blank=True
+    )
+    outcome = models.CharField(
+        _("outcome"), max_length=8, choices=Outcome.choices, default=Outcome.NOT_RUN
+    )
+    notes = models.TextField(_("notes"), blank=True)
+    submitted_at = models.DateTimeField(_("submitted"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("score")
+        verbose_name_plural = _("scores")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["case", "candidate", "reviewer"], name="score_one_per_reviewer"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(score__isnull=True)
+                | (models.Q(score__gte=0) & models.Q(score__lte=5)),
+                name="score_in_rubric",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.case} · {self.candidate} · {self.reviewer}"
+
+    @property
+    def submitted(self) -> bool:
+        return self.submitted_at is not None
+
+
+class Evidence(models.Model):
+    """A file behind a score; served only to members, never from a public URL."""
+
+    score = models.ForeignKey(Score, on_delete=models.CASCADE, related_name="evidence")
+    file = models.FileField(upload_to="evidence/%Y/%m/")
+    original_name = models.CharField(_("file name"), max_length=200)
+    content_type = models.CharField(_("type"), max_length=100)
+    size = models.PositiveIntegerField(_("size"))
+    sha256 = models.CharField(_("SHA-256"), max_length=64)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    uploaded_at = models.DateTimeField(_("uploaded"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["uploaded_at", "pk"]
+        verbose_name = _("evidence")
+        verbose_name_plural = _("evidence")
+
+    def __str__(self) -> str:
+        return self.original_name
+
+
+class Consensus(VersionedModel):
+    """The owner's agreed score for a cell where reviewers disagreed; it is what counts."""
+
+    case = models.ForeignKey(PlanCase, on_delete=models.CASCADE, related_name="consensus")
+    candidate = models.ForeignKey(Candidate, on_delete=models.CASCADE, related_name="+")
+    score = models.DecimalField(
+        _("agreed score"),
+        max_digits=3,
+        decimal_places=1,
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("5"))],
+    )
+    reason = models.TextField(_("reason"))
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    decided_at = models.DateTimeField(_("decided"), auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("consensus")
+        verbose_name_plural = _("consensus scores")
+        constraints = [
+            models.UniqueConstraint(fields=["case", "candidate"], name="consensus_unique"),
+            models.CheckConstraint(condition=~models.Q(reason=""), name="consensus_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.case} · {self.candidate}: {self.score}"

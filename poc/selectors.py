@@ -1,0 +1,205 @@
+"""Reads for POC plans and scorecards, in a fixed number of queries.
+
+Blind scoring: a reviewer or editor sees other people's scores for a cell only after
+submitting their own for that cell; the owner (who arbitrates) and viewers see all submitted
+scores. Drafts are never shown to anyone but their author.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Count, Prefetch
+
+from evaluations.models import Candidate, CandidateStatus, Evaluation
+
+from . import scoring
+from .models import Consensus, PlanCase, PlanGroup, ScenarioProfile, Score
+
+
+@dataclass
+class Cell:
+    case: PlanCase
+    candidate: Candidate
+    mine: Score | None
+    visible: list[Score]  # other people's submitted scores the viewer may see
+    hidden_count: int  # other people's submitted scores the viewer may not see yet
+    submitted_count: int
+    consensus: Consensus | None
+    value: Decimal | None  # what counts: consensus, else mean of submitted scores
+    disagreement: bool
+
+    @property
+    def missing(self) -> bool:
+        return self.value is None
+
+    @property
+    def can_see_others(self) -> bool:
+        return self.hidden_count == 0
+
+
+@dataclass
+class Row:
+    case: PlanCase
+    cells: list[Cell]
+
+
+@dataclass
+class GroupBlock:
+    plan_group: PlanGroup
+    rows: list[Row] = field(default_factory=list)
+
+
+@dataclass
+class Scorecard:
+    evaluation: Evaluation
+    candidates: list[Candidate]
+    groups: list[GroupBlock]
+    plan: scoring.Plan
+    cell_values: dict[tuple[str, str], Decimal | None]
+    reviewer_scores: dict[tuple[str, str], list[Decimal]]
+
+    @property
+    def cases(self) -> list[PlanCase]:
+        return [r.case for g in self.groups for r in g.rows]
+
+    def cells(self):
+        return [c for g in self.groups for r in g.rows for c in r.cells]
+
+    @property
+    def open_disagreements(self) -> list[Cell]:
+        return [c for c in self.cells() if c.disagreement and c.consensus is None]
+
+    @property
+    def missing_cells(self) -> list[Cell]:
+        return [c for c in self.cells() if c.missing]
+
+    def overall(self, candidate: Candidate, group_weights=None) -> scoring.Overall:
+        return scoring.overall(self.plan, self.cell_values, str(candidate.pk), group_weights)
+
+    def group_totals(self, candidate: Candidate) -> dict[str, scoring.GroupTotal]:
+        return scoring.group_totals(self.plan, self.cell_values, str(candidate.pk))
+
+
+def plan_cases(evaluation: Evaluation):
+    return (
+        evaluation.poc_cases.select_related("group", "source_case")
+        .annotate(n_scores=Count("scores"))
+        .order_by("group__order", "order", "pk")
+    )
+
+
+def plan_groups(evaluation: Evaluation) -> list[PlanGroup]:
+    return list(evaluation.poc_groups.select_related("group").order_by("group__order"))
+
+
+def scorecard(evaluation: Evaluation, user, *, see_all: bool | None = None) -> Scorecard:
+    """The grid of cases × shortlisted candidates as `user` may see it."""
+    if see_all is None:
+        see_all = user.has_perm("poc.see_all_scores", evaluation)
+    groups = plan_groups(evaluation)
+    cases = list(plan_cases(evaluation))
+    candidates = list(
+        evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED).select_related(
+            "solution__solution_type"
+        )
+    )
+    scores = (
+        Score.objects.filter(case__evaluation=evaluation)
+        .select_related("reviewer")
+        .prefetch_related("evidence")
+        .order_by("submitted_at", "pk")
+    )
+    by_cell: dict[tuple[int, int], list[Score]] = {}
+    for s in scores:
+        by_cell.setdefault((s.case_id, s.candidate_id), []).append(s)
+    consensus = {
+        (c.case_id, c.candidate_id): c
+        for c in Consensus.objects.filter(case__evaluation=evaluation).select_related("decided_by")
+    }
+    blocks = {g.group_id: GroupBlock(g) for g in groups}
+    cell_values: dict[tuple[str, str], Decimal | None] = {}
+    reviewer_scores: dict[tuple[str, str], list[Decimal]] = {}
+    for case in cases:
+        block = blocks.get(case.group_id)
+        if block is None:
+            continue
+        row = Row(case, [])
+        for candidate in candidates:
+            all_scores = by_cell.get((case.pk, candidate.pk), [])
+            mine = next((s for s in all_scores if s.reviewer_id == user.pk), None)
+            submitted = [s for s in all_scores if s.submitted and s.score is not None]
+            others = [s for s in submitted if s.reviewer_id != user.pk]
+            may_see = see_all or (mine is not None and mine.submitted)
+            values = [s.score for s in submitted]
+            agreed = consensus.get((case.pk, candidate.pk))
+            value = scoring.cell_value(values, agreed.score if agreed else None)
+            key = (str(case.pk), str(candidate.pk))
+            cell_values[key] = value
+            reviewer_scores[key] = values
+            row.cells.append(
+                Cell(
+                    case=case,
+                    candidate=candidate,
+                    mine=mine,
+                    visible=others if may_see else [],
+                    hidden_count=0 if may_see else len(others),
+                    submitted_count=len(submitted),
+                    consensus=agreed,
+                    value=value,
+                    disagreement=scoring.disagreement(values),
+                )
+            )
+        block.rows.append(row)
+    plan = scoring.Plan(
+        groups=[g.group.key for g in groups],
+        group_weights={g.group.key: g.weight for g in groups},
+        cases=[
+            scoring.Case(str(c.pk), c.group.key, c.weight) for c in cases if c.group_id in blocks
+        ],
+    )
+    return Scorecard(
+        evaluation, candidates, list(blocks.values()), plan, cell_values, reviewer_scores
+    )
+
+
+@dataclass
+class Results:
+    card: Scorecard
+    overall: dict[int, scoring.Overall]
+    by_profile: list[tuple[ScenarioProfile, dict[int, scoring.Overall], tuple[str, ...]]]
+    sensitivity: scoring.Sensitivity
+    wins: dict[str, Decimal]
+    agreement_by_group: dict[str, float | None]
+    agreement: float | None
+
+
+def results(evaluation: Evaluation, user) -> Results:
+    """Scenario fit, robustness and agreement, from the scores the user may see in full.
+
+    Totals count only submitted scores and consensus, which every member may know once the
+    cells are scored; blind scoring hides who gave what, not the aggregate."""
+    card = scorecard(evaluation, user, see_all=True)
+    keys = [str(c.pk) for c in card.candidates]
+    overall = {c.pk: card.overall(c) for c in card.candidates}
+    profiles = list(ScenarioProfile.objects.prefetch_related(Prefetch("weights")).select_related())
+    group_key_by_id = {g.plan_group.group_id: g.plan_group.group.key for g in card.groups}
+    by_profile = []
+    for profile in profiles:
+        weights = {
+            group_key_by_id[w.group_id]: w.weight
+            for w in profile.weights.all()
+            if w.group_id in group_key_by_id
+        }
+        fit = {c.pk: card.overall(c, weights) for c in card.candidates}
+        by_profile.append((profile, fit, scoring.leader({str(k): v for k, v in fit.items()})))
+    return Results(
+        card=card,
+        overall=overall,
+        by_profile=by_profile,
+        sensitivity=scoring.weight_sensitivity(card.plan, card.cell_values, keys),
+        wins=scoring.monte_carlo_wins(card.plan, card.cell_values, keys) if keys else {},
+        agreement_by_group=scoring.agreement_by_group(card.plan, card.reviewer_scores),
+        agreement=scoring.agreement_overall(card.plan, card.reviewer_scores),
+    )

@@ -1,0 +1,478 @@
+"""Writes to POC plans, scores, evidence and consensus. Pages and the API call these."""
+
+from __future__ import annotations
+
+import hashlib
+import mimetypes
+import uuid
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+import yaml
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from common.concurrency import bump, lock_and_check
+from common.exceptions import Conflict, Forbidden
+from evaluations.models import Candidate, CandidateStatus, Evaluation
+
+from .models import (
+    Consensus,
+    Evidence,
+    Outcome,
+    PlanCase,
+    PlanGroup,
+    ProfileWeight,
+    ScenarioProfile,
+    Score,
+    TestCase,
+    TestGroup,
+)
+
+SEED_FILE = Path(__file__).resolve().parent / "seed" / "poc.yaml"
+EVIDENCE_TYPES = {
+    "application/pdf": ".pdf",
+    "image/png": ".png",
+    "image/jpeg": ".jpg",
+    "text/plain": ".txt",
+    "text/csv": ".csv",
+    "application/json": ".json",
+    "application/zip": ".zip",
+}
+
+
+def _save(obj, user) -> None:
+    obj._history_user = user
+    obj.save()
+
+
+def _lock_evaluation(evaluation: Evaluation) -> None:
+    """Serialise POC writes with status changes (sealing), as the evaluation services do."""
+    status = Evaluation.objects.select_for_update().values_list("status", flat=True)
+    evaluation.status = status.get(pk=evaluation.pk)
+
+
+def _require(user, perm: str, evaluation: Evaluation) -> None:
+    _lock_evaluation(evaluation)
+    if user.has_perm(perm, evaluation):
+        return
+    if evaluation.is_sealed:
+        raise Conflict(_("This evaluation is sealed: it is read-only until its owner reopens it."))
+    raise Forbidden(_("Your role in this evaluation does not allow this."))
+
+
+def _decimal(value, field: str) -> Decimal | None:
+    if value in (None, ""):
+        return None
+    try:
+        return Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        raise ValidationError({field: _("Give a number.")}) from None
+
+
+# --- seed ------------------------------------------------------------------------------------
+
+
+def _texts(field: str, value: dict | None) -> dict[str, str]:
+    value = value or {}
+    return {f"{field}_en": value.get("en", ""), f"{field}_zh_hans": value.get("zh", "")}
+
+
+@transaction.atomic
+def poc_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
+    """Load the test-case library and scenario profiles (idempotent, matched by key)."""
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    groups = {}
+    for order, item in enumerate(data["groups"], start=1):
+        groups[item["key"]], _created = TestGroup.objects.update_or_create(
+            key=item["key"],
+            defaults={
+                "order": order,
+                "default_weight": Decimal(str(item["default_weight"])),
+                "happy_path": bool(item.get("happy_path", True)),
+                **_texts("name", item["name"]),
+                **_texts("description", item.get("description")),
+            },
+        )
+    for order, item in enumerate(data["cases"], start=1):
+        metric = item.get("metric") or {}
+        TestCase.objects.update_or_create(
+            key=item["key"],
+            defaults={
+                "group": groups[item["group"]],
+                "order": order,
+                "default_weight": Decimal(str(item["default_weight"])),
+                "sources": ", ".join(item.get("sources", [])),
+                "metric_unit": metric.get("unit", ""),
+                "metric_direction": metric.get("direction", ""),
+                "metric_threshold": (
+                    Decimal(str(metric["threshold"])) if "threshold" in metric else None
+                ),
+                **_texts("title", item["title"]),
+                **_texts("steps", item.get("steps")),
+                **_texts("acceptance", item["acceptance"]),
+                **_texts("metric_name", metric.get("name")),
+            },
+        )
+    for order, item in enumerate(data["profiles"], start=1):
+        profile, _created = ScenarioProfile.objects.update_or_create(
+            key=item["key"], defaults={"order": order, **_texts("name", item["name"])}
+        )
+        for group_key, weight in item["weights"].items():
+            ProfileWeight.objects.update_or_create(
+                profile=profile,
+                group=groups[group_key],
+                defaults={"weight": Decimal(str(weight))},
+            )
+    return {
+        "test_groups": len(groups),
+        "test_cases": len(data["cases"]),
+        "scenario_profiles": len(data["profiles"]),
+    }
+
+
+# --- plan ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def plan_init(*, user, evaluation: Evaluation) -> int:
+    """Give the evaluation every group (default weights) and every active library case not in
+    its plan yet. Returns how many cases were added."""
+    _require(user, "poc.change_plan", evaluation)
+    for group in TestGroup.objects.all():
+        if not PlanGroup.objects.filter(evaluation=evaluation, group=group).exists():
+            _save(PlanGroup(evaluation=evaluation, group=group, weight=group.default_weight), user)
+    have = set(
+        evaluation.poc_cases.exclude(source_case=None).values_list("source_case_id", flat=True)
+    )
+    added = 0
+    for case in TestCase.objects.filter(is_active=True).exclude(pk__in=have):
+        plan_case_from_library(evaluation, case, user)
+        added += 1
+    return added
+
+
+def plan_case_from_library(evaluation: Evaluation, case: TestCase, user) -> PlanCase:
+    # Texts stay with the library case (shown in the reader's language); the weight and the
+    # metric are copied, so the library can change without moving a POC already scored.
+    plan_case = PlanCase(
+        evaluation=evaluation,
+        group=case.group,
+        source_case=case,
+        title="",
+        acceptance="",
+        weight=case.default_weight,
+        order=case.order,
+        metric_name="",  # read from the library case, in the reader's language
+        metric_unit=case.metric_unit,
+        metric_direction=case.metric_direction,
+        metric_threshold=case.metric_threshold,
+    )
+    _save(plan_case, user)
+    return plan_case
+
+
+@transaction.atomic
+def plan_case_add_library(*, user, evaluation: Evaluation, case: TestCase) -> PlanCase:
+    _require(user, "poc.change_plan", evaluation)
+    if evaluation.poc_cases.filter(source_case=case).exists():
+        raise ValidationError({"case": _("This case is already in the plan.")})
+    _ensure_group(evaluation, case.group, user)
+    return plan_case_from_library(evaluation, case, user)
+
+
+def _ensure_group(evaluation, group, user) -> None:
+    if not PlanGroup.objects.filter(evaluation=evaluation, group=group).exists():
+        _save(PlanGroup(evaluation=evaluation, group=group, weight=group.default_weight), user)
+
+
+@transaction.atomic
+def plan_case_add_custom(
+    *,
+    user,
+    evaluation: Evaluation,
+    group: TestGroup,
+    title: str,
+    acceptance: str,
+    steps: str = "",
+    weight=Decimal("3"),
+    metric_name: str = "",
+    metric_unit: str = "",
+    metric_direction: str = "",
+    metric_threshold=None,
+) -> PlanCase:
+    """An evaluation's own case. Like every plan case, it applies to every candidate."""
+    _require(user, "poc.change_plan", evaluation)
+    errors = {}
+    if not (title or "").strip():
+        errors["title"] = [_("Give the case a title.")]
+    if not (acceptance or "").strip():
+        errors["acceptance"] = [_("State the acceptance criteria.")]
+    threshold = _decimal(metric_threshold, "metric_threshold")
+    if bool(metric_direction) != (threshold is not None):
+        errors["metric_threshold"] = [
+            _("A metric needs both a direction and a threshold (or neither).")
+        ]
+    if errors:
+        raise ValidationError(errors)
+    _ensure_group(evaluation, group, user)
+    case = PlanCase(
+        evaluation=evaluation,
+        group=group,
+        title=title.strip(),
+        acceptance=acceptance.strip(),
+        steps=(steps or "").strip(),
+        weight=_decimal(weight, "weight"),
+        order=1000 + evaluation.poc_cases.count(),
+        metric_name=(metric_name or "").strip(),
+        metric_unit=(metric_unit or "").strip(),
+        metric_direction=metric_direction or "",
+        metric_threshold=threshold,
+    )
+    case.full_clean(exclude=["evaluation", "group", "source_case"])
+    _save(case, user)
+    return case
+
+
+@transaction.atomic
+def plan_case_remove(*, user, case: PlanCase) -> None:
+    """Remove a case from the plan — for every candidate at once, scores included."""
+    _require(user, "poc.change_plan", case.evaluation)
+    case._history_user = user
+    case.delete()
+
+
+@transaction.atomic
+def plan_weight_set(*, user, obj: PlanCase | PlanGroup, weight, expected_version) -> object:
+    """Set a case's or a group's weight (the same for every candidate)."""
+    _require(user, "poc.change_plan", obj.evaluation)
+    value = _decimal(weight, "weight")
+    if value is None or value < 0:
+        raise ValidationError({"weight": _("A weight is a number of 0 or more.")})
+    obj = lock_and_check(type(obj), pk=obj.pk, expected_version=expected_version)
+    obj.weight = value
+    bump(obj)
+    obj.full_clean(exclude=["evaluation", "group", "source_case"])
+    _save(obj, user)
+    return obj
+
+
+@transaction.atomic
+def plan_apply_profile(*, user, evaluation: Evaluation, profile: ScenarioProfile) -> None:
+    """Set the plan's group weights to a scenario profile's."""
+    _require(user, "poc.change_plan", evaluation)
+    for pw in profile.weights.select_related("group"):
+        group = PlanGroup.objects.filter(evaluation=evaluation, group=pw.group).first()
+        if group is None:
+            group = PlanGroup(evaluation=evaluation, group=pw.group, weight=pw.weight)
+        else:
+            group.weight = pw.weight
+            bump(group)
+        _save(group, user)
+
+
+# --- scores ----------------------------------------------------------------------------------
+
+
+def _rubric_error(value: Decimal | None) -> str | None:
+    """Scores are 0–5 in whole or half points."""
+    if value is None:
+        return None
+    if not Decimal("0") <= value <= Decimal("5"):
+        return _("Scores run from 0 to 5.")
+    if (value * 2) % 1:
+        return _("Use whole or half points (e.g. 3 or 3.5).")
+    return None
+
+
+def _check_cell(case: PlanCase, candidate: Candidate) -> None:
+    if case.evaluation_id != candidate.evaluation_id:
+        raise ValidationError({"case": _("This case is not in the candidate's POC plan.")})
+    if candidate.status != CandidateStatus.SHORTLISTED:
+        raise Conflict(_("%(s)s is eliminated; it is not scored.") % {"s": candidate.solution})
+
+
+def measured_to_score(case: PlanCase, value: Decimal) -> Decimal:
+    """A measured value judged against the case's threshold: meeting it scores 5; missing it
+    by up to a quarter of the threshold scores 2.5; anything worse scores 0."""
+    threshold = case.metric_threshold
+    if case.metric_direction == "lower":
+        if value <= threshold:
+            return Decimal("5")
+        margin = abs(threshold) * Decimal("0.25")
+        return Decimal("2.5") if value <= threshold + margin else Decimal("0")
+    if value >= threshold:
+        return Decimal("5")
+    margin = abs(threshold) * Decimal("0.25")
+    return Decimal("2.5") if value >= threshold - margin else Decimal("0")
+
+
+@transaction.atomic
+def score_save(
+    *,
+    user,
+    case: PlanCase,
+    candidate: Candidate,
+    score=None,
+    measured_value=None,
+    outcome: str = Outcome.NOT_RUN,
+    notes: str = "",
+    submit: bool = False,
+    expected_version: int | None,
+) -> Score:
+    """Save my score for one cell (a draft until submitted; submitted scores are final)."""
+    _require(user, "poc.score", case.evaluation)
+    _check_cell(case, candidate)
+    errors = {}
+    value = _decimal(score, "score")
+    measured = _decimal(measured_value, "measured_value")
+    rubric_error = _rubric_error(value)
+    if rubric_error:
+        errors["score"] = [rubric_error]
+    if measured is not None and not case.has_metric:
+        errors["measured_value"] = [_("This case has no metric to measure against.")]
+    if outcome not in Outcome.values:
+        errors["outcome"] = [_("Unknown outcome '%(o)s'.") % {"o": outcome}]
+    if submit and value is None and measured is None:
+        errors["score"] = [_("Give a score or a measured value before submitting.")]
+    if errors:
+        raise ValidationError(errors)
+    if value is None and measured is not None:
+        value = measured_to_score(case, measured)
+    value = value.quantize(Decimal("0.1")) if value is not None else None
+    existing = Score.objects.filter(case=case, candidate=candidate, reviewer=user).first()
+    if existing is None:
+        if expected_version not in (None, 0):
+            raise Conflict(_("This score no longer exists; reload the page."))
+        row = Score(case=case, candidate=candidate, reviewer=user, version=0)
+    else:
+        row = lock_and_check(Score, pk=existing.pk, expected_version=expected_version)
+        if row.submitted:
+            raise Conflict(_("You submitted this score; submitted scores cannot be changed."))
+    row.score = value
+    row.measured_value = measured
+    row.outcome = outcome
+    row.notes = (notes or "").strip()
+    if submit:
+        row.submitted_at = timezone.now()
+    bump(row)
+    row.full_clean(exclude=["case", "candidate", "reviewer"])
+    _save(row, user)
+    return row
+
+
+@transaction.atomic
+def scores_submit(*, user, evaluation: Evaluation, candidate: Candidate | None = None) -> int:
+    """Submit all my draft scores (for one candidate, or all) that have a value."""
+    _require(user, "poc.score", evaluation)
+    drafts = Score.objects.filter(
+        case__evaluation=evaluation, reviewer=user, submitted_at=None, score__isnull=False
+    )
+    if candidate is not None:
+        drafts = drafts.filter(candidate=candidate)
+    count = 0
+    for row in drafts.select_for_update():
+        row.submitted_at = timezone.now()
+        bump(row)
+        _save(row, user)
+        count += 1
+    return count
+
+
+@transaction.atomic
+def consensus_record(
+    *,
+    user,
+    case: PlanCase,
+    candidate: Candidate,
+    score,
+    reason: str,
+    expected_version: int | None,
+) -> Consensus:
+    """The owner's agreed score for a cell, with the reason; individual scores stay visible."""
+    _require(user, "poc.record_consensus", case.evaluation)
+    _check_cell(case, candidate)
+    value = _decimal(score, "score")
+    errors = {}
+    rubric_error = _("Scores run from 0 to 5.") if value is None else _rubric_error(value)
+    if rubric_error:
+        errors["score"] = [rubric_error]
+    if not (reason or "").strip():
+        errors["reason"] = [_("Say why this is the agreed score.")]
+    if errors:
+        raise ValidationError(errors)
+    if not case.scores.filter(candidate=candidate).exclude(submitted_at=None).exists():
+        raise Conflict(_("No reviewer has submitted a score for this cell yet."))
+    existing = Consensus.objects.filter(case=case, candidate=candidate).first()
+    if existing is None:
+        if expected_version not in (None, 0):
+            raise Conflict(_("This consensus no longer exists; reload the page."))
+        row = Consensus(case=case, candidate=candidate, version=0)
+    else:
+        row = lock_and_check(Consensus, pk=existing.pk, expected_version=expected_version)
+    row.score = value.quantize(Decimal("0.1"))
+    row.reason = reason.strip()
+    row.decided_by = user
+    bump(row)
+    row.full_clean(exclude=["case", "candidate", "decided_by"])
+    _save(row, user)
+    return row
+
+
+# --- evidence --------------------------------------------------------------------------------
+
+
+def _clean_name(name: str) -> str:
+    if not name or "/" in name or "\\" in name or name.startswith(".") or ".." in name:
+        raise ValidationError(
+            {"file": _("The file name may not contain a path; rename it and upload again.")}
+        )
+    if any(ord(ch) < 32 for ch in name):
+        raise ValidationError({"file": _("The file name contains control characters.")})
+    return name[:200]
+
+
+@transaction.atomic
+def evidence_add(*, user, score: Score, upload) -> Evidence:
+    """Attach a file to my own score. Size and type are limited; the SHA-256 is recorded."""
+    _require(user, "poc.score", score.case.evaluation)
+    if score.reviewer_id != user.pk:
+        raise Forbidden(_("You can attach evidence to your own scores only."))
+    name = _clean_name(upload.name)
+    if upload.size > settings.EVIDENCE_MAX_BYTES:
+        raise ValidationError(
+            {
+                "file": _("The file is %(size)s bytes; the limit is %(max)s.")
+                % {"size": upload.size, "max": settings.EVIDENCE_MAX_BYTES}
+            }
+        )
+    guessed = mimetypes.guess_type(name)[0] or ""
+    if guessed not in EVIDENCE_TYPES:
+        raise ValidationError(
+            {
+                "file": _("Files of this type are not accepted. Use: %(types)s.")
+                % {"types": ", ".join(sorted(set(EVIDENCE_TYPES.values())))}
+            }
+        )
+    digest = hashlib.sha256()
+    chunks = []
+    for chunk in upload.chunks():
+        digest.update(chunk)
+        chunks.append(chunk)
+    # A random stored name: the original is kept only as data, never as a path.
+    stored = f"{uuid.uuid4().hex}{EVIDENCE_TYPES[guessed]}"
+    evidence = Evidence(
+        score=score,
+        original_name=name,
+        content_type=guessed,
+        size=upload.size,
+        sha256=digest.hexdigest(),
+        uploaded_by=user,
+    )
+    evidence.file.save(stored, ContentFile(b"".join(chunks)), save=False)
+    evidence.save()
+    return evidence

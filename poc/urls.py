@@ -1,0 +1,23 @@
+from django.urls import path
+
+from . import views
+
+app_name = "poc"
+
+urlpatterns = [
+    path("<int:pk>/poc/", views.ScorecardView.as_view(), name="scorecard"),
+    path("<int:pk>/poc/plan/", views.PlanView.as_view(), name="plan"),
+    path("<int:pk>/poc/results/", views.ResultsView.as_view(), name="results"),
+    path("<int:pk>/poc/scorecard.xlsx", views.ExportView.as_view(), name="export"),
+    path("<int:pk>/poc/cells/<int:case_id>/<int:cid>/", views.CellView.as_view(), name="cell"),
+    path(
+        "<int:pk>/poc/cells/<int:case_id>/<int:cid>/evidence/",
+        views.EvidenceView.as_view(),
+        name="evidence_upload",
+    ),
+    path(
+        "<int:pk>/poc/evidence/<int:evidence_id>/",
+        views.EvidenceDownloadView.as_view(),
+        name="evidence_download",
+    ),
+]

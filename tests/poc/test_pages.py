@@ -1,0 +1,178 @@
+"""POC pages: members only, inline scoring, blindness, consensus, results, xlsx, budgets."""
+
+from io import BytesIO
+
+import pytest
+from django.urls import reverse
+from openpyxl import load_workbook
+
+from common import roles
+from evaluations.models import MemberRole
+from poc import services
+from poc.models import Score
+from tests.conftest import make_user
+from tests.factories import add_candidates, add_member
+
+pytestmark = pytest.mark.django_db
+
+
+def url(name, evaluation, **kw):
+    return reverse(f"poc:{name}", kwargs={"pk": evaluation.pk, **kw})
+
+
+@pytest.fixture
+def plan(evaluation, owner):
+    candidates = add_candidates(evaluation, owner, "slurm", "volcano", "runai")
+    services.plan_init(user=owner, evaluation=evaluation)
+    return candidates
+
+
+def test_pages_are_for_members_only(client, evaluation, plan, people):
+    pages = [
+        url("scorecard", evaluation),
+        url("plan", evaluation),
+        url("results", evaluation),
+        url("export", evaluation),
+    ]
+    for role in (MemberRole.OWNER, MemberRole.EDITOR, MemberRole.REVIEWER, MemberRole.VIEWER):
+        client.force_login(people[role])
+        for page in pages:
+            assert client.get(page).status_code == 200, (role, page)
+    client.force_login(people["outsider"])
+    for page in pages:
+        assert client.get(page).status_code == 404
+    case = evaluation.poc_cases.first()
+    assert (
+        client.post(
+            url("cell", evaluation, case_id=case.pk, cid=plan[0].pk), {"score": "3"}
+        ).status_code
+        == 404
+    )
+
+
+@pytest.mark.parametrize("n_candidates", [1, 3])
+def test_scorecard_query_budget(
+    client, evaluation, owner, people, n_candidates, django_assert_max_num_queries
+):
+    candidates = add_candidates(evaluation, owner, *["slurm", "volcano", "runai"][:n_candidates])
+    services.plan_init(user=owner, evaluation=evaluation)
+    reviewers = [people[MemberRole.REVIEWER], people[MemberRole.EDITOR]]
+    rows = [
+        Score(case=case, candidate=c, reviewer=r, score=3, version=1)
+        for case in evaluation.poc_cases.all()
+        for c in candidates
+        for r in reviewers
+    ]
+    Score.objects.bulk_create(rows)
+    client.force_login(owner)
+    with django_assert_max_num_queries(40):
+        assert client.get(url("scorecard", evaluation)).status_code == 200
+    with django_assert_max_num_queries(45):
+        assert client.get(url("results", evaluation)).status_code == 200
+
+
+def test_inline_score_blind_then_visible(client, evaluation, plan, people):
+    slurm = plan[0]
+    case = evaluation.poc_cases.get(source_case__key="gang_under_contention")
+    cell = url("cell", evaluation, case_id=case.pk, cid=slurm.pk)
+    r1 = people[MemberRole.REVIEWER]
+    r2 = make_user(roles.REVIEWER, username="rev2")
+    add_member(evaluation, r2, MemberRole.REVIEWER)
+    client.force_login(r1)
+    saved = client.post(
+        cell,
+        {"score": "4.5", "outcome": "passed", "version": 0, "submit": "1"},
+        headers={"HX-Request": "true"},
+    )
+    assert saved.status_code == 200 and "Saved" in saved.content.decode()
+    client.force_login(r2)
+    page = client.get(url("scorecard", evaluation)).content.decode()
+    assert "1 hidden" in page
+    bad = client.post(
+        cell, {"score": "7", "outcome": "passed", "version": 0}, headers={"HX-Request": "true"}
+    )
+    assert bad.status_code == 400
+    client.post(cell, {"score": "2", "outcome": "failed", "version": 0, "submit": "1"})
+    page = client.get(url("scorecard", evaluation)).content.decode()
+    assert "1 hidden" not in page and "disagreement" in page
+    client.force_login(people[MemberRole.OWNER])
+    no_reason = client.post(
+        cell,
+        {"action": "consensus", "score": "3", "reason": "", "version": 0},
+        headers={"HX-Request": "true"},
+    )
+    assert no_reason.status_code == 400
+    ok = client.post(
+        cell,
+        {"action": "consensus", "score": "3", "reason": "Re-run agreed", "version": 0},
+        headers={"HX-Request": "true"},
+    )
+    assert ok.status_code == 200 and "consensus" in ok.content.decode()
+
+
+def test_viewer_cannot_score_or_change_the_plan(client, evaluation, plan, people):
+    case = evaluation.poc_cases.first()
+    client.force_login(people[MemberRole.VIEWER])
+    response = client.post(
+        url("cell", evaluation, case_id=case.pk, cid=plan[0].pk),
+        {"score": "3", "outcome": "passed", "version": 0},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 403
+    assert (
+        client.post(url("plan", evaluation), {"action": "remove", "id": case.pk}).status_code == 403
+    )
+    assert evaluation.poc_cases.filter(pk=case.pk).exists()
+
+
+def test_results_and_xlsx(client, evaluation, owner, plan, people):
+    r1 = people[MemberRole.REVIEWER]
+    for case in evaluation.poc_cases.all()[:6]:
+        for i, c in enumerate(plan):
+            services.score_save(
+                user=r1, case=case, candidate=c, score=str(2 + i), submit=True, expected_version=0
+            )
+    client.force_login(people[MemberRole.VIEWER])
+    body = client.get(url("results", evaluation)).content.decode()
+    assert 'data-testid="scenario-fit"' in body and "<svg" in body and "Training-heavy" in body
+    assert 'data-testid="robustness"' in body
+    response = client.get(url("export", evaluation))
+    assert response["Content-Type"].startswith("application/vnd.openxmlformats")
+    wb = load_workbook(BytesIO(response.content))
+    assert wb.sheetnames[0] == "Summary" and len(wb.sheetnames) == 5
+    summary = wb["Summary"]
+    assert [c.value for c in summary[1]][2:] == ["Slurm", "Volcano", "NVIDIA Run:ai"]
+    group_sheet = wb[wb.sheetnames[1]]
+    assert str(group_sheet.cell(group_sheet.max_row, 4).value).startswith("=IF(SUMPRODUCT")
+
+
+def test_evidence_download_respects_membership_and_blindness(client, evaluation, plan, people):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    slurm = plan[0]
+    case = evaluation.poc_cases.first()
+    r1, editor = people[MemberRole.REVIEWER], people[MemberRole.EDITOR]
+    score = services.score_save(
+        user=r1, case=case, candidate=slurm, score="4", submit=True, expected_version=0
+    )
+    ev = services.evidence_add(
+        user=r1, score=score, upload=SimpleUploadedFile("log.txt", b"all good\n")
+    )
+    download = url("evidence_download", evaluation, evidence_id=ev.pk)
+    client.force_login(r1)
+    response = client.get(download)
+    assert response.status_code == 200 and b"".join(response.streaming_content) == b"all good\n"
+    assert (
+        "attachment" in response["Content-Disposition"]
+        and response["X-Content-Type-Options"] == "nosniff"
+    )
+    client.force_login(editor)  # has not scored this cell yet: blind
+    assert client.get(download).status_code == 403
+    client.force_login(people[MemberRole.VIEWER])
+    assert client.get(download).status_code == 200
+    client.force_login(people["outsider"])
+    assert client.get(download).status_code == 404
+    upload = url("evidence_upload", evaluation, case_id=case.pk, cid=slurm.pk)
+    client.force_login(editor)
+    client.post(upload, {"file": SimpleUploadedFile("x.txt", b"x")})
+    assert not score.evidence.filter(uploaded_by=editor).exists()  # no score of their own yet
