@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .PHONY: run test install install-test system-deps system-deps-test migrate messages seed \
-	lint format worker bench clean
+	lint format worker beat bench clean
 
 run: install
 	@mkdir -p var
@@ -18,6 +18,7 @@ run: install
 	$(MANAGE) compilemessages --ignore=.venv -v0
 	$(MANAGE) seed
 	$(MANAGE) seed_demo_users
+	$(MANAGE) demo
 	@echo "Shortlist is at http://$(HOST):$(PORT)/ (sign in with a demo account above)."
 	$(MANAGE) runserver $(HOST):$(PORT)
 
@@ -65,6 +66,10 @@ format: $(BIN)/.installed
 # A Celery worker for when REDIS_URL is set (without it, tasks run in-process).
 worker: install
 	$(BIN)/celery -A config worker --loglevel=INFO
+
+# Periodic jobs (fails report runs stuck past REPORT_STUCK_AFTER so they can be retried).
+beat: install
+	$(BIN)/celery -A config beat --loglevel=INFO --schedule var/celerybeat-schedule
 
 bench: install
 	$(BIN)/python bench/catalog_compare.py

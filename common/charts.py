@@ -108,7 +108,7 @@ def radar_chart(
     import math
 
     n = len(axes)
-    legend_w, pad = 230, 60  # room for the legend, and for axis labels left and right
+    legend_w, pad = 230, 130  # room for the legend, and for axis labels left and right
     cx, cy, radius = pad + size / 2, size / 2 + 10, size / 2 - 70
     width = size + 2 * pad + legend_w
     parts = [

@@ -26,6 +26,7 @@ urlpatterns = [
     path("evaluations/", include("evaluations.urls")),
     path("evaluations/", include("responsibility.urls")),
     path("evaluations/", include("poc.urls")),
+    path("evaluations/", include("reports.urls")),
     path("admin/", admin.site.urls),
     path("api/catalog/", include("catalog.api.urls")),
     path("api/", include("evaluations.api.urls")),

@@ -101,9 +101,9 @@ def scorecard(evaluation: Evaluation, user, *, see_all: bool | None = None) -> S
     groups = plan_groups(evaluation)
     cases = list(plan_cases(evaluation))
     candidates = list(
-        evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED).select_related(
-            "solution__solution_type"
-        )
+        Candidate.objects.filter(
+            evaluation=evaluation, status=CandidateStatus.SHORTLISTED
+        ).select_related("solution__solution_type")
     )
     scores = (
         Score.objects.filter(case__evaluation=evaluation)

@@ -106,7 +106,7 @@ def evaluation_matrices(evaluation: Evaluation) -> list[MatrixView]:
     areas = active_areas()
     parties = parties_for(evaluation)
     candidates = (
-        evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED)
+        Candidate.objects.filter(evaluation=evaluation, status=CandidateStatus.SHORTLISTED)
         .select_related("solution__solution_type")
         .prefetch_related(rows_prefetch())
     )
@@ -158,9 +158,9 @@ def evaluation_costs(evaluation: Evaluation, **what_if) -> tuple[CostSettings, l
     settings = cost_settings(evaluation)
     out = []
     matrices = {m.candidate.pk: m for m in evaluation_matrices(evaluation)}
-    candidates = evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED).select_related(
-        "solution__solution_type", "cost"
-    )
+    candidates = Candidate.objects.filter(
+        evaluation=evaluation, status=CandidateStatus.SHORTLISTED
+    ).select_related("solution__solution_type", "cost")
     for candidate in candidates:
         data = cost_input(candidate)
         fte = matrices[candidate.pk].fte_total

@@ -114,3 +114,22 @@ def people(evaluation, owner):
         users[role] = user
     users["outsider"] = make_user(roles.TECH_LEAD, username="outsider")
     return users
+
+
+@pytest.fixture
+def celery_worker(redis_url):
+    """A real Celery worker (in a thread of this process) consuming from Redis."""
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery_app import app
+
+    previous = {k: app.conf[k] for k in ("broker_url", "result_backend", "task_always_eager")}
+    app.conf.update(
+        broker_url=redis_url,
+        result_backend=redis_url,
+        task_always_eager=False,
+        task_ignore_result=False,
+    )
+    with start_worker(app, perform_ping_check=False, pool="solo", loglevel="WARNING") as worker:
+        yield worker
+    app.conf.update(previous)

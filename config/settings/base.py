@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "evaluations",
     "responsibility",
     "poc",
+    "reports",
 ]
 
 MIDDLEWARE = [

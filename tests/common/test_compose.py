@@ -38,7 +38,7 @@ def check_argv(argv: list[str]) -> None:
 
 
 def test_expected_services():
-    assert {"postgres", "redis", "migrate", "web", "worker"} <= set(COMPOSE["services"])
+    assert {"postgres", "redis", "migrate", "web", "worker", "beat"} <= set(COMPOSE["services"])
 
 
 def test_every_app_service_builds_from_the_dockerfile_and_runs_something_real():
@@ -46,7 +46,7 @@ def test_every_app_service_builds_from_the_dockerfile_and_runs_something_real():
     for pkg in ("libpango-1.0-0", "libpangoft2-1.0-0", "libharfbuzz-subset0", "fonts-noto-cjk"):
         assert pkg in dockerfile
     app_services = {n: s for n, s in COMPOSE["services"].items() if s.get("build")}
-    assert set(app_services) == {"migrate", "web", "worker"}
+    assert set(app_services) == {"migrate", "web", "worker", "beat"}
     for name, service in app_services.items():
         assert service["build"] == "."
         for argv in app_commands(service["command"]):

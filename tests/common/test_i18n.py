@@ -10,7 +10,16 @@ from django.urls import reverse
 
 ROOT = Path(__file__).resolve().parents[2]
 PO = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
-SOURCES = ["config", "common", "catalog", "evaluations", "responsibility", "poc", "templates"]
+SOURCES = [
+    "config",
+    "common",
+    "catalog",
+    "evaluations",
+    "responsibility",
+    "poc",
+    "reports",
+    "templates",
+]
 
 
 def msgfmt_statistics(po: Path) -> str:

@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ReportsConfig(AppConfig):
+    """The report builder reads every other app, so it sits on top of them all."""
+
+    name = "reports"
+    verbose_name = _("Reports")
+
+    def ready(self):
+        from evaluations.tabs import Tab, register_tab
+
+        register_tab(Tab("reports", _("Reports"), "reports:report_list"))

@@ -1,0 +1,38 @@
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from evaluations.models import Evaluation
+from reports.render import render_pdf
+from reports.snapshot import build_snapshot, snapshot_sha256
+
+
+class Command(BaseCommand):
+    help = "Render an evaluation's PDF report now, in this process (for operators and scripts)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("evaluation", type=int, help="Evaluation id.")
+        parser.add_argument(
+            "--language",
+            default=settings.LANGUAGE_CODE,
+            choices=[c for c, _n in settings.LANGUAGES],
+        )
+        parser.add_argument("--output", type=Path, required=True, help="Where to write the PDF.")
+
+    def handle(self, *args, **options):
+        evaluation = Evaluation.objects.filter(pk=options["evaluation"]).first()
+        if evaluation is None:
+            raise CommandError(f"There is no evaluation {options['evaluation']}.")
+        snapshot = build_snapshot(
+            evaluation, language=options["language"], generated_at=timezone.now().isoformat()
+        )
+        pdf = render_pdf(snapshot, snapshot_sha256(snapshot), options["language"])
+        options["output"].write_bytes(pdf.content)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Wrote {options['output']} ({pdf.pages} pages, {len(pdf.content)} bytes, "
+                f"SHA-256 {pdf.sha256})."
+            )
+        )

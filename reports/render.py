@@ -1,0 +1,52 @@
+"""HTML first: one template gives the browser preview and, through WeasyPrint, the PDF."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from .fetcher import BASE_URL, STATIC_PREFIX, SafeURLFetcher
+
+
+def report_html(snapshot: dict, sha256: str, language: str, *, for_pdf: bool) -> str:
+    css = (BASE_URL if for_pdf else STATIC_PREFIX) + "reports/report.css"
+    with translation.override(language):
+        return render_to_string(
+            "reports/report.html",
+            {"snapshot": snapshot, "sha256": sha256, "language": language, "css": css},
+        )
+
+
+@dataclass
+class RenderedPdf:
+    content: bytes
+    sha256: str
+    pages: int
+    refused: list[str]
+
+
+def render_pdf(snapshot: dict, sha256: str, language: str) -> RenderedPdf:
+    """Render the stored snapshot to PDF; the same snapshot always gives the same text."""
+    from weasyprint import HTML
+
+    fetcher = SafeURLFetcher()
+    html = report_html(snapshot, sha256, language, for_pdf=True)
+    document = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render()
+    content = document.write_pdf()
+    return RenderedPdf(
+        content=content,
+        sha256=hashlib.sha256(content).hexdigest(),
+        pages=len(document.pages),
+        refused=fetcher.refused,
+    )
+
+
+def harfbuzz_subsetting_available() -> bool:
+    """WeasyPrint subsets fonts with HarfBuzz when libharfbuzz-subset loads; without it it falls
+    back to fontTools, which takes many times longer for a Chinese report."""
+    from weasyprint.text.ffi import harfbuzz, harfbuzz_subset
+
+    return bool(harfbuzz_subset) and bool(harfbuzz.hb_version_atleast(4, 1, 0))

@@ -1,0 +1,128 @@
+"""Requesting, rendering and expiring report runs. Side effects (enqueueing) happen only here."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from common.exceptions import Forbidden
+from evaluations.models import Evaluation
+
+from .models import ReportRun, RunStatus
+from .render import render_pdf
+from .snapshot import build_snapshot, snapshot_sha256
+
+log = logging.getLogger(__name__)
+
+
+def report_enqueue(run_id: int) -> bool:
+    """Send the run to the worker. False when the broker cannot be reached: the run stays
+    queued (nothing is lost) and can be sent again."""
+    from .tasks import render_report
+
+    try:
+        # A fresh connection each time: a broker that went away is noticed at once, and one
+        # that came back is used again without a restart.
+        with render_report.app.connection_for_write() as connection:
+            render_report.apply_async(args=[run_id], connection=connection, retry=False)
+    except Exception:  # broker down: kombu raises OperationalError and friends
+        log.warning("Could not enqueue report run %s; it stays queued.", run_id, exc_info=True)
+        return False
+    return True
+
+
+def report_request(*, user, evaluation: Evaluation, language: str) -> tuple[ReportRun, bool]:
+    """Freeze the evaluation's data into a run and send it to the worker after commit.
+
+    Returns the run and whether it could be enqueued right away."""
+    if not user.has_perm("evaluations.view_evaluation", evaluation):
+        raise Forbidden(_("Only members can request reports."))
+    if language not in dict(settings.LANGUAGES):
+        raise ValidationError({"language": _("Choose English or Chinese.")})
+    with transaction.atomic():
+        snapshot = build_snapshot(
+            evaluation,
+            language=language,
+            generated_at=timezone.localtime().replace(microsecond=0).isoformat(),
+        )
+        run = ReportRun.objects.create(
+            evaluation=evaluation,
+            requested_by=user,
+            language=language,
+            snapshot=snapshot,
+            snapshot_sha256=snapshot_sha256(snapshot),
+        )
+    return run, report_enqueue(run.pk)
+
+
+def report_retry(*, user, run: ReportRun) -> bool:
+    if not user.has_perm("evaluations.view_evaluation", run.evaluation):
+        raise Forbidden(_("Only members can retry reports."))
+    if run.status == RunStatus.DONE:
+        return True
+    ReportRun.objects.filter(pk=run.pk).update(
+        status=RunStatus.QUEUED, error="", progress=0, attempts=0
+    )
+    return report_enqueue(run.pk)
+
+
+def report_render(run_id: int) -> ReportRun | None:
+    """Render one run. Idempotent: a finished run is left alone, so a redelivered task never
+    makes a second PDF; a run that already used its attempts ends failed."""
+    with transaction.atomic():
+        run = ReportRun.objects.select_for_update().filter(pk=run_id).first()
+        if run is None or run.status == RunStatus.DONE:
+            return run
+        if run.attempts >= settings.REPORT_MAX_ATTEMPTS:
+            run.status = RunStatus.FAILED
+            run.error = _("Gave up after %(n)d attempts.") % {"n": run.attempts}
+            run.finished_at = timezone.now()
+            run.save()
+            return run
+        run.status = RunStatus.RENDERING
+        run.attempts += 1
+        run.progress = 10
+        run.started_at = timezone.now()
+        run.save()
+    pdf = render_pdf(run.snapshot, run.snapshot_sha256, run.language)
+    with transaction.atomic():
+        run = ReportRun.objects.select_for_update().get(pk=run_id)
+        if run.status == RunStatus.DONE:  # another delivery finished first
+            return run
+        name = f"shortlist-{run.evaluation_id}-{run.pk}-{run.language}.pdf"
+        run.pdf.save(name, ContentFile(pdf.content), save=False)
+        run.pdf_sha256 = pdf.sha256
+        run.pdf_size = len(pdf.content)
+        run.pages = pdf.pages
+        run.progress = 100
+        run.status = RunStatus.DONE
+        run.error = ""
+        run.finished_at = timezone.now()
+        run.save()
+    return run
+
+
+def report_fail(run_id: int, error: str) -> None:
+    ReportRun.objects.filter(pk=run_id).exclude(status=RunStatus.DONE).update(
+        status=RunStatus.FAILED, error=error[:2000], finished_at=timezone.now()
+    )
+
+
+def reports_fail_stuck(*, now=None) -> int:
+    """Mark runs queued or rendering for longer than REPORT_STUCK_AFTER seconds as failed."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.REPORT_STUCK_AFTER)
+    return ReportRun.objects.filter(
+        status__in=[RunStatus.QUEUED, RunStatus.RENDERING], created_at__lt=cutoff
+    ).update(
+        status=RunStatus.FAILED,
+        error=_("No worker finished this run in time; retry it."),
+        finished_at=now,
+    )

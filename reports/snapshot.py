@@ -1,0 +1,758 @@
+"""The frozen data behind one report: everything the report shows, as plain JSON values.
+
+A report is rendered from this snapshot only (never from live rows), and the snapshot's SHA-256
+is printed on it, so the same evaluation data gives the same bytes and the same hash. To keep it
+that way the snapshot holds only str, int, float, bool, None, lists and dicts: Decimals become
+strings, dates ISO strings, and every list has a fixed order. Nothing here reads the clock; the
+caller passes `generated_at`.
+
+Every figure comes from the owning app's selectors (evaluations, responsibility, poc) and the
+catalog's comparison; this module only shapes their results. The query count is fixed: it does
+not grow with the number of candidates, cases or scores.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import date, datetime
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import override
+
+from catalog.models import SupportLevel
+from catalog.selectors import solution_comparison
+from common.charts import cumulative_cost_chart, radar_chart
+from evaluations.history import history_entries, history_timeline
+from evaluations.models import (
+    Assessment,
+    Evaluation,
+    MemberRole,
+    Party,
+)
+from evaluations.reminders import reminders_for
+from evaluations.selectors import EvaluationData, evaluation_data
+from poc.models import Direction, Evidence
+from poc.selectors import Results, results
+from responsibility import checks
+from responsibility.selectors import evaluation_costs, evaluation_matrices, parties_for
+
+SCHEMA_VERSION = 1
+HISTORY_LIMIT = 50
+SCORE_QUANTUM = Decimal("0.01")
+PERCENT_QUANTUM = Decimal("0.1")
+
+
+# --- plain values ----------------------------------------------------------------------------
+
+
+def _dec(value) -> str | None:
+    """A Decimal as a fixed-point string ("1200.50"), never in exponent notation."""
+    if value is None:
+        return None
+    return format(Decimal(value), "f")
+
+
+def _score(value) -> str | None:
+    """A 0–5 score rounded for people (cell means are unrounded)."""
+    if value is None:
+        return None
+    return _dec(Decimal(value).quantize(SCORE_QUANTUM, rounding=ROUND_HALF_UP))
+
+
+def _percent(share) -> str | None:
+    """A share in 0–1 as a percentage with one decimal: 0.75 → "75.0"."""
+    if share is None:
+        return None
+    return _dec((Decimal(share) * 100).quantize(PERCENT_QUANTUM, rounding=ROUND_HALF_UP))
+
+
+def _iso_date(value: date | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _iso_datetime(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    if timezone.is_aware(value):
+        value = timezone.localtime(value)
+    return value.replace(microsecond=0).isoformat()
+
+
+def _person(user) -> str | None:
+    if user is None:
+        return None
+    return user.get_full_name() or user.username
+
+
+def _case_text(case, name: str) -> str:
+    """A plan case's text, or its library case's in the active language (see plan_init)."""
+    own = getattr(case, name) or ""
+    if own or case.source_case is None:
+        return own
+    return getattr(case.source_case, name) or ""
+
+
+# --- sections --------------------------------------------------------------------------------
+
+
+def _meta(data: EvaluationData, members: list, language: str, generated_at: str) -> dict:
+    e = data.evaluation
+    constraints = [
+        (field, getattr(e, field))
+        for field in (
+            "private_deployment_required",
+            "compliance_required",
+            "localisation_required",
+            "plans_hybrid",
+        )
+    ]
+    return {
+        "evaluation_id": e.pk,
+        "title": e.title,
+        "organisation": e.organisation,
+        "status": e.status,
+        "status_label": str(e.get_status_display()),
+        "scenarios": [s.name for s in sorted(e.scenarios.all(), key=lambda s: (s.order, s.pk))],
+        "constraints": [
+            {
+                "key": field,
+                "label": str(Evaluation._meta.get_field(field).verbose_name),
+                "required": bool(value),
+            }
+            for field, value in constraints
+        ],
+        "unified_view_owner": e.unified_view_owner,
+        "notes": e.notes,
+        "language": language,
+        "generated_at": generated_at,
+        "members": len(members),
+        "owners": sorted(_person(m.user) for m in members if m.role == MemberRole.OWNER),
+    }
+
+
+def _summary(data: EvaluationData, scenario_fit: dict) -> dict:
+    e = data.evaluation
+    context = [
+        {
+            "question": a.question.text,
+            "answer": a.value,
+            "answer_label": str(a.get_value_display()),
+            "detail": a.detail,
+        }
+        for a in sorted(e.context_answers.all(), key=lambda a: (a.question.order, a.question.pk))
+        if a.question.is_active
+    ]
+    shortlist = [
+        {
+            "slug": c.solution.slug,
+            "name": c.solution.name,
+            "type": c.solution.solution_type.name,
+            "origin": c.origin,
+            "origin_label": str(c.get_origin_display()),
+            "reason": c.reason,
+            "rule_reasons": [
+                r.reason for r in sorted(c.rules.all(), key=lambda r: (r.order, r.pk))
+            ],
+        }
+        for c in data.shortlisted
+    ]
+    eliminated = [
+        {
+            "slug": c.solution.slug,
+            "name": c.solution.name,
+            "type": c.solution.solution_type.name,
+            "reason": c.elimination_reason,
+            "eliminated_on": _iso_date(timezone.localdate(c.eliminated_at))
+            if c.eliminated_at
+            else None,
+        }
+        for c in data.eliminated
+    ]
+    decision = data.decision
+    return {
+        "scenarios": [s.name for s in sorted(e.scenarios.all(), key=lambda s: (s.order, s.pk))],
+        "context": context,
+        "shortlist": shortlist,
+        "eliminated": eliminated,
+        "decision": None
+        if decision is None
+        else {
+            "chosen": sorted(c.solution.name for c in decision.chosen.all()),
+            "rationale": decision.rationale,
+            "date": _iso_date(decision.decided_on),
+            "decided_by": decision.decided_by,
+        },
+        "scenario_fit": scenario_fit if scenario_fit["scored"] else None,
+    }
+
+
+def _types(data: EvaluationData) -> list[dict]:
+    return [
+        {
+            "slug": t.slug,
+            "name": t.name,
+            "fits": t.fits,
+            "boundary": t.boundary,
+            "candidates": [c.solution.name for c in candidates],
+        }
+        for t, candidates in data.types()
+    ]
+
+
+def _catalog(data: EvaluationData) -> tuple[list[dict], dict, list[dict]]:
+    """Per-candidate catalog facts and claims, the capability matrix, and the sources cited."""
+    shortlisted = data.shortlisted
+    comparison = solution_comparison(solutions=[c.solution for c in shortlisted])
+    counts = comparison.level_counts()
+    labels = dict(SupportLevel.choices)
+    sources: dict[str, dict] = {}
+
+    def claim_cell(claim) -> dict:
+        level = claim.level if claim else SupportLevel.UNKNOWN
+        keys = sorted(s.key for s in claim.sources.all()) if claim else []
+        if claim:
+            for s in claim.sources.all():
+                sources[s.key] = {"key": s.key, "title": s.title, "as_of": s.as_of}
+        return {
+            "level": level,
+            "label": str(labels[level]),
+            "note": claim.note if claim else "",
+            "as_of": claim.as_of_version if claim else "",
+            "sources": keys,
+            "verified_in_poc": bool(claim and claim.verified_in_poc),
+        }
+
+    groups = []
+    per_candidate: list[dict[str, list]] = [{} for _c in shortlisted]
+    for group in comparison.groups:
+        rows = []
+        for row in group.rows:
+            cells = [claim_cell(claim) for claim in row.claims]
+            rows.append({"capability": row.capability.name, "cells": cells, "differs": row.differs})
+            for i, cell in enumerate(cells):
+                per_candidate[i].setdefault(group.group.name, []).append(
+                    {"capability": row.capability.name, **cell}
+                )
+        groups.append({"name": group.group.name, "rows": rows})
+
+    candidates = []
+    for i, c in enumerate(shortlisted):
+        s = c.solution
+        claims = [
+            {"group": group["name"], "claims": per_candidate[i].get(group["name"], [])}
+            for group in groups
+        ]
+        candidates.append(
+            {
+                "slug": s.slug,
+                "name": s.name,
+                "type": s.solution_type.name,
+                "maintainer": s.maintainer,
+                "licence": s.licence,
+                "latest_version": s.latest_version,
+                "deployment_modes": s.deployment_mode_labels(),
+                "summary": s.summary,
+                "focus_points": s.focus_point_list(),
+                "limits": s.limit_list(),
+                "level_counts": {
+                    key.replace("-", "_"): counts[i][key.replace("-", "_")]
+                    for key in SupportLevel.values
+                },
+                "claims": claims,
+                # The claims that say more than their level, for the notes table.
+                "claim_notes": [
+                    {"group": g["group"], **claim}
+                    for g in claims
+                    for claim in g["claims"]
+                    if claim["note"] or claim["as_of"] or claim["sources"]
+                ],
+            }
+        )
+    matrix = {
+        "candidates": [c.solution.name for c in shortlisted],
+        "levels": [{"key": key, "label": str(label)} for key, label in SupportLevel.choices],
+        "groups": groups,
+    }
+    return candidates, matrix, [sources[k] for k in sorted(sources)]
+
+
+def _questions(data: EvaluationData) -> list[dict]:
+    parties = dict(Party.choices)
+    assessments = dict(Assessment.choices)
+    out = []
+    for progress in data.progress():
+        c = progress.candidate
+        by_question = {a.question_id: a for a in c.answers.all()}
+        answers = []
+        for q in data.questions:
+            a = by_question.get(q.pk)
+            answers.append(
+                {
+                    "key": q.key,
+                    "question": q.text,
+                    "who": a.party if a else "",
+                    "who_label": str(parties.get(a.party, "")) if a and a.party else "",
+                    "assessment": a.assessment if a else Assessment.UNKNOWN,
+                    "assessment_label": str(assessments[a.assessment if a else Assessment.UNKNOWN]),
+                    "explanation": a.explanation if a else "",
+                    "evidence_url": a.evidence_url if a else "",
+                    "complete": bool(a and a.is_complete),
+                    "missing": a.missing_parts() if a else [],
+                }
+            )
+        out.append(
+            {
+                "slug": c.solution.slug,
+                "name": c.solution.name,
+                "answered": progress.answered,
+                "total": progress.total,
+                "answers": answers,
+            }
+        )
+    return out
+
+
+def _check_labels() -> dict[str, str]:
+    return {
+        checks.OK: _("OK"),
+        checks.GAP: _("No one accountable"),
+        checks.CONFLICT: _("Two or more accountable"),
+        checks.NO_RESPONSIBLE: _("No one responsible"),
+        checks.UNANSWERED: _("Unanswered"),
+    }
+
+
+def _matrices(evaluation: Evaluation) -> dict:
+    parties = parties_for(evaluation)
+    labels = _check_labels()
+    out = []
+    for m in evaluation_matrices(evaluation):
+        rows = [
+            {
+                "group": r.area.group.name,
+                "area": r.area.name,
+                "governance": r.area.governance,
+                "letters": [r.letters.get(p.pk, "") for p in parties],
+                "status": r.check.status,
+                "status_label": labels[r.check.status],
+                "note": r.row.note if r.row else "",
+                "fte": _dec(r.fte),
+            }
+            for r in m.rows
+        ]
+
+        def names(status: str, rows=m.rows) -> list[str]:
+            return [r.area.name for r in rows if r.check.status == status]
+
+        out.append(
+            {
+                "slug": m.candidate.solution.slug,
+                "name": m.candidate.solution.name,
+                "type": m.candidate.solution.solution_type.name,
+                "started": m.started,
+                "parties": [p.name for p in parties],
+                "rows": rows,
+                "gaps": names(checks.GAP),
+                "conflicts": names(checks.CONFLICT),
+                "no_responsible": names(checks.NO_RESPONSIBLE),
+                "unanswered": names(checks.UNANSWERED),
+                "governance_without_internal_owner": [
+                    a.name for a in m.governance_without_internal_owner
+                ],
+                "coverage": _dec(m.result.coverage),
+                "complete": m.result.complete,
+                "fte_total": _dec(m.fte_total),
+            }
+        )
+    return {"parties": [p.name for p in parties], "candidates": out}
+
+
+def _costs(evaluation: Evaluation) -> dict:
+    settings, rows = evaluation_costs(evaluation)
+    entered = settings.pk is not None or any(r.data.pk is not None for r in rows)
+    out = {
+        "entered": entered,
+        "years": settings.years,
+        "currency": settings.currency,
+        "fte_cost_per_year": _dec(settings.fte_cost_per_year),
+        "candidates": [],
+        "chart_svg": "",
+    }
+    if not entered:
+        return out
+    for r in rows:
+        d = r.data
+        out["candidates"].append(
+            {
+                "slug": r.candidate.solution.slug,
+                "name": r.candidate.solution.name,
+                "priced": d.pk is not None and d.has_price,
+                "inputs": {
+                    "licence_per_year": _dec(d.licence_per_year),
+                    "vendor_services_per_year": _dec(d.vendor_services_per_year),
+                    "gpu_count": d.gpu_count,
+                    "gpu_hours_per_year": _dec(d.gpu_hours_per_year),
+                    "gpu_price_per_hour": _dec(d.gpu_price_per_hour),
+                    "utilisation": _dec(d.utilisation),
+                    "hardware_one_off": _dec(d.hardware_one_off),
+                    "hardware_per_year": _dec(d.hardware_per_year),
+                    "one_off": _dec(d.one_off),
+                    "internal_fte": _dec(r.fte),
+                },
+                "years": [
+                    {
+                        "year": y.year,
+                        "licences": _dec(y.licences),
+                        "services": _dec(y.services),
+                        "cloud": _dec(y.cloud),
+                        "hardware": _dec(y.hardware),
+                        "one_off": _dec(y.one_off),
+                        "people": _dec(y.people),
+                        "total": _dec(y.total),
+                        "cumulative": _dec(y.cumulative),
+                    }
+                    for y in r.result.years
+                ],
+                "total": _dec(r.result.total),
+                "people_total": _dec(r.result.people_total),
+                "people_share": _dec(r.result.people_share),
+            }
+        )
+    out["chart_svg"] = cumulative_cost_chart(
+        [(r.candidate.solution.name, r.result.cumulative) for r in rows],
+        title=_("Cumulative cost of ownership"),
+        year_label=_("Year"),
+        currency=settings.currency,
+    )
+    return out
+
+
+def _overall(o) -> dict:
+    return {
+        "score": _dec(o.score),
+        "percent": _dec(o.percent),
+        "completeness": _percent(o.completeness),
+    }
+
+
+def _poc(res: Results) -> dict:
+    card = res.card
+    names = {str(c.pk): c.solution.name for c in card.candidates}
+
+    def who(keys) -> list[str]:
+        return sorted(names.get(k, k) for k in keys or ())
+
+    group_names = {b.plan_group.group.key: b.plan_group.group.name for b in card.groups}
+    totals = {c.pk: card.group_totals(c) for c in card.candidates}
+    directions = dict(Direction.choices)
+    total_weight = sum((b.plan_group.weight for b in card.groups), Decimal("0"))
+
+    groups, disagreements = [], []
+    for block in card.groups:
+        g = block.plan_group
+        key = g.group.key
+        cases = []
+        for row in block.rows:
+            case = row.case
+            title = _case_text(case, "title")
+            cells = []
+            for cell in row.cells:
+                submitted = list(cell.visible)
+                if cell.mine is not None and cell.mine.submitted and cell.mine.score is not None:
+                    submitted.append(cell.mine)
+                reviewers = sorted(
+                    ({"name": _person(s.reviewer), "score": _dec(s.score)} for s in submitted),
+                    key=lambda r: (r["name"], r["score"]),
+                )
+                consensus = (
+                    {"score": _dec(cell.consensus.score), "reason": cell.consensus.reason}
+                    if cell.consensus
+                    else None
+                )
+                cells.append(
+                    {
+                        "value": _score(cell.value),
+                        "reviewers": reviewers,
+                        "consensus": consensus,
+                        "disagreement": cell.disagreement,
+                    }
+                )
+                if cell.disagreement or consensus:
+                    disagreements.append(
+                        {
+                            "group": g.group.name,
+                            "case": title,
+                            "candidate": cell.candidate.solution.name,
+                            "reviewers": reviewers,
+                            "disagreement": cell.disagreement,
+                            "consensus": consensus,
+                            "value": _score(cell.value),
+                        }
+                    )
+            cases.append(
+                {
+                    "title": title,
+                    "acceptance": _case_text(case, "acceptance"),
+                    "weight": _dec(case.weight),
+                    "metric": {
+                        "name": _case_text(case, "metric_name"),
+                        "unit": case.metric_unit,
+                        "direction": case.metric_direction,
+                        "direction_label": str(directions[case.metric_direction]),
+                        "threshold": _dec(case.metric_threshold.normalize()),
+                    }
+                    if case.has_metric
+                    else None,
+                    "cells": cells,
+                }
+            )
+        alpha = res.agreement_by_group.get(key)
+        groups.append(
+            {
+                "key": key,
+                "name": g.group.name,
+                "happy_path": g.group.happy_path,
+                "weight": _dec(g.weight),
+                "weight_share": _percent(g.weight / total_weight) if total_weight else None,
+                "totals": [
+                    {
+                        "score": _dec(totals[c.pk][key].score),
+                        "completeness": _percent(totals[c.pk][key].completeness),
+                    }
+                    for c in card.candidates
+                ],
+                "agreement": None if alpha is None else round(alpha, 2),
+                "cases": cases,
+            }
+        )
+
+    has_plan = bool(card.groups)
+    scored = any(v is not None for v in card.cell_values.values())
+    radar_svg = ""
+    if has_plan and card.candidates:
+        radar_svg = radar_chart(
+            axes=[b.plan_group.group.name for b in card.groups],
+            series=[
+                (c.solution.name, [t.score for t in totals[c.pk].values()]) for c in card.candidates
+            ],
+            title=_("Score by group (0–5)"),
+        )
+
+    s = res.sensitivity
+    robustness = {
+        "leader": who(s.leader),
+        "by_group": [
+            {
+                "group": group_names.get(key, key),
+                "change": _dec(flip.change) if flip else None,
+                "change_percent": _percent(flip.change) if flip else None,
+                "new_weight": _dec(flip.new_weight) if flip else None,
+                "new_leader": who(flip.new_leader) if flip else [],
+            }
+            for key, flip in s.by_group.items()
+        ],
+        "min_change": _dec(s.min_change),
+        "min_change_percent": _percent(s.min_change),
+        "group": group_names.get(s.group, s.group) if s.group else None,
+        "new_leader": who(s.new_leader) if s.new_leader is not None else [],
+        "wins": [
+            {"name": names.get(key, key), "share": _dec(share), "percent": _percent(share)}
+            for key, share in res.wins.items()
+        ]
+        if scored
+        else [],
+    }
+    return {
+        "has_plan": has_plan,
+        "scored": scored,
+        "candidates": [
+            {"slug": c.solution.slug, "name": c.solution.name, **_overall(res.overall[c.pk])}
+            for c in card.candidates
+        ],
+        "groups": groups,
+        "disagreements": disagreements,
+        "open_disagreements": len(card.open_disagreements),
+        "missing_cells": len(card.missing_cells),
+        "radar_svg": radar_svg,
+        "robustness": robustness,
+        "agreement": {
+            "overall": None if res.agreement is None else round(res.agreement, 2),
+            "by_group": [
+                {
+                    "group": group_names.get(key, key),
+                    "alpha": None if alpha is None else round(alpha, 2),
+                }
+                for key, alpha in res.agreement_by_group.items()
+            ],
+        },
+    }
+
+
+def _scenario_fit(res: Results) -> dict:
+    """Each candidate under the plan's weights and under every scenario profile, with who leads
+    there: a fit per scenario, not an absolute ranking."""
+    card = res.card
+    names = {str(c.pk): c.solution.name for c in card.candidates}
+    scored = any(v is not None for v in card.cell_values.values())
+    rows = [
+        {
+            "profile": _("This plan's weights"),
+            "cells": [
+                {**_overall(res.overall[c.pk]), "leads": str(c.pk) in res.sensitivity.leader}
+                for c in card.candidates
+            ],
+            "leaders": sorted(names.get(k, k) for k in res.sensitivity.leader),
+        }
+    ]
+    for profile, fit, leaders in res.by_profile:
+        rows.append(
+            {
+                "profile": profile.name,
+                "cells": [
+                    {**_overall(fit[c.pk]), "leads": str(c.pk) in leaders} for c in card.candidates
+                ],
+                "leaders": sorted(names.get(k, k) for k in leaders),
+            }
+        )
+    return {
+        "scored": scored and bool(card.groups),
+        "candidates": [c.solution.name for c in card.candidates],
+        "profiles": rows,
+    }
+
+
+def _reminders(data: EvaluationData) -> list[dict]:
+    severity = {"high": _("High"), "medium": _("Medium")}
+    return [
+        {
+            "key": r.key,
+            "severity": r.severity,
+            "severity_label": severity.get(r.severity, r.severity),
+            "title": r.title,
+            "why": r.why,
+        }
+        for r in reminders_for(data)
+    ]
+
+
+def _evidence(evaluation: Evaluation) -> list[dict]:
+    """Files behind submitted scores (drafts stay their author's), oldest first."""
+    rows = (
+        Evidence.objects.filter(score__case__evaluation=evaluation)
+        .exclude(score__submitted_at=None)
+        .select_related("uploaded_by", "score__candidate__solution", "score__case__source_case")
+        .order_by("uploaded_at", "pk")
+    )
+    return [
+        {
+            "file": ev.original_name,
+            "sha256": ev.sha256,
+            "size": ev.size,
+            "content_type": ev.content_type,
+            "uploaded_by": _person(ev.uploaded_by),
+            "uploaded_at": _iso_datetime(ev.uploaded_at),
+            "candidate": ev.score.candidate.solution.name,
+            "case": _case_text(ev.score.case, "title"),
+        }
+        for ev in rows
+    ]
+
+
+def _history(evaluation: Evaluation) -> dict:
+    timeline = history_timeline(evaluation)
+    total = timeline.count()
+    entries = history_entries(evaluation, timeline[:HISTORY_LIMIT])
+    return {
+        "total": total,
+        "shown": len(entries),
+        "entries": [
+            {
+                "when": _iso_datetime(e.when),
+                "who": e.who,
+                "model_label": e.model_label,
+                "object": e.object,
+                "action": e.action,
+                "action_label": e.action_label,
+                "changes": len(e.changes),
+                "reason": e.reason,
+            }
+            for e in entries
+        ],
+    }
+
+
+def _test_cases(res: Results) -> list[dict]:
+    directions = dict(Direction.choices)
+    return [
+        {
+            "group": block.plan_group.group.name,
+            "title": _case_text(row.case, "title"),
+            "steps": _case_text(row.case, "steps"),
+            "acceptance": _case_text(row.case, "acceptance"),
+            "weight": _dec(row.case.weight),
+            "metric": {
+                "name": _case_text(row.case, "metric_name"),
+                "unit": row.case.metric_unit,
+                "direction_label": str(directions[row.case.metric_direction]),
+                "threshold": _dec(row.case.metric_threshold.normalize()),
+            }
+            if row.case.has_metric
+            else None,
+        }
+        for block in res.card.groups
+        for row in block.rows
+    ]
+
+
+# --- entry points ----------------------------------------------------------------------------
+
+
+def build_snapshot(evaluation: Evaluation, *, language: str, generated_at: str) -> dict:
+    """Everything one report shows, in `language`, as plain JSON values.
+
+    Reads with the owner's view of the POC: every submitted score and consensus, never drafts.
+    Sections without data (no plan, no costs) are present with empty contents.
+    """
+    with override(language):
+        # A fresh instance, so nothing the caller cached (e.g. a missing cost record) leaks in.
+        # The selectors below get it rather than `data.evaluation`: filtering a manager whose
+        # rows are prefetched would carry the prefetch lookups along.
+        evaluation = Evaluation.objects.get(pk=evaluation.pk)
+        data = evaluation_data(evaluation)
+        members = list(evaluation.memberships.select_related("user").order_by("added_at", "pk"))
+        owner = next((m.user for m in members if m.role == MemberRole.OWNER), None)
+        res = results(evaluation, owner or data.evaluation.created_by)
+        scenario_fit = _scenario_fit(res)
+        candidates, capabilities, sources = _catalog(data)
+        snapshot = {
+            "version": SCHEMA_VERSION,
+            "meta": _meta(data, members, language, generated_at),
+            "summary": _summary(data, scenario_fit),
+            "types": _types(data),
+            "candidates": candidates,
+            "capabilities": capabilities,
+            "questions": _questions(data),
+            "matrices": _matrices(evaluation),
+            "costs": _costs(evaluation),
+            "poc": {**_poc(res), "scenario_fit": scenario_fit},
+            "reminders": _reminders(data),
+            "appendix": {
+                "test_cases": _test_cases(res),
+                "evidence": _evidence(evaluation),
+                "sources": sources,
+                "history": _history(evaluation),
+            },
+        }
+    return snapshot
+
+
+def snapshot_json(snapshot: dict) -> bytes:
+    """The canonical bytes of a snapshot: what is stored and what the SHA-256 covers."""
+    return json.dumps(snapshot, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def snapshot_sha256(snapshot: dict) -> str:
+    return hashlib.sha256(snapshot_json(snapshot)).hexdigest()

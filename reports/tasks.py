@@ -1,0 +1,52 @@
+"""Thin, idempotent tasks that take IDs; their status lives in the ReportRun row."""
+
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from celery.signals import worker_init
+from django.conf import settings
+
+from . import services
+
+
+@shared_task(
+    name="reports.render_report",
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.REPORT_SOFT_TIME_LIMIT,
+    time_limit=settings.REPORT_TIME_LIMIT,
+    max_retries=settings.REPORT_MAX_ATTEMPTS,
+)
+def render_report(self, run_id: int) -> str:
+    try:
+        run = services.report_render(run_id)
+    except SoftTimeLimitExceeded:
+        services.report_fail(run_id, "The report took too long to render.")
+        raise
+    except (OSError, ConnectionError) as exc:  # transient: storage or database hiccup
+        if self.request.retries < self.max_retries:
+            raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
+        services.report_fail(run_id, f"{type(exc).__name__}: {exc}")
+        raise
+    except Exception as exc:
+        services.report_fail(run_id, f"{type(exc).__name__}: {exc}")
+        raise
+    return run.status if run else "missing"
+
+
+@shared_task(name="reports.fail_stuck_runs")
+def fail_stuck_runs() -> int:
+    return services.reports_fail_stuck()
+
+
+@worker_init.connect
+def check_font_subsetting(**kwargs):
+    """Refuse to start a worker that would subset CJK fonts with fontTools (about 30× slower
+    than HarfBuzz on a Chinese report): the fix is a system package, so say which."""
+    from .render import harfbuzz_subsetting_available
+
+    if not harfbuzz_subsetting_available():
+        raise RuntimeError(
+            "WeasyPrint cannot load libharfbuzz-subset (HarfBuzz ≥ 4.1): reports would fall back "
+            "to fontTools and render many times slower. Install Debian's libharfbuzz-subset0."
+        )

@@ -1,0 +1,39 @@
+"""Procurement requests a PDF report, watches it finish, and downloads it."""
+
+import pytest
+from django.conf import settings
+
+from common import roles
+from evaluations.models import MemberRole
+from tests.conftest import make_user
+from tests.factories import PASSWORD, add_candidates, add_member, answer_all, make_evaluation
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def worker(request):
+    """A real worker when Redis is configured (always in CI); otherwise tasks run in-process."""
+    if settings.REDIS_URL:
+        return request.getfixturevalue("celery_worker")
+    return None
+
+
+def test_procurement_downloads_a_report(seeded, live_server, page, sign_in, worker):
+    owner = make_user(roles.TECH_LEAD, username="tao")
+    evaluation = make_evaluation(owner, title="Report for procurement")
+    (slurm,) = add_candidates(evaluation, owner, "slurm")
+    answer_all(slurm, owner)
+    add_member(evaluation, make_user(roles.PROCUREMENT, username="pat"), MemberRole.VIEWER)
+
+    sign_in("pat", PASSWORD)
+    page.goto(f"{live_server.url}/evaluations/{evaluation.pk}/reports/")
+    page.get_by_test_id("request-report").locator("select").select_option("en")
+    page.get_by_test_id("request-button").click()
+    runs = page.get_by_test_id("report-runs")
+    runs.locator("tr[data-status=done]").wait_for(timeout=60_000)
+    with page.expect_download() as info:
+        runs.get_by_role("link", name="Download PDF").click()
+    download = info.value
+    assert download.suggested_filename.endswith(".pdf")
+    assert open(download.path(), "rb").read(5) == b"%PDF-"

@@ -1,0 +1,153 @@
+"""`manage.py demo`: one complete demo evaluation, loaded through the services, once."""
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db.models import Count
+
+from evaluations.models import (
+    Candidate,
+    CandidateStatus,
+    ContextAnswer,
+    Decision,
+    Evaluation,
+    FiveQuestion,
+    MemberRole,
+    Membership,
+    QuestionAnswer,
+    Status,
+)
+from evaluations.selectors import evaluation_data
+from poc.models import Consensus, PlanCase, Score
+from poc.selectors import scorecard
+from reports.management.commands.demo import DEMO_TITLE
+from responsibility.models import AreaRow, Cell, CostInput, CostSettings
+
+pytestmark = pytest.mark.django_db
+
+User = get_user_model()
+
+
+def run_demo() -> str:
+    out = StringIO()
+    call_command("demo", stdout=out)
+    return out.getvalue()
+
+
+def counts() -> dict[str, int]:
+    models = [
+        Evaluation,
+        Membership,
+        ContextAnswer,
+        Candidate,
+        QuestionAnswer,
+        Decision,
+        AreaRow,
+        Cell,
+        CostSettings,
+        CostInput,
+        PlanCase,
+        Score,
+        Consensus,
+        User,
+    ]
+    result = {m.__name__: m.objects.count() for m in models}
+    for model in (Evaluation, Candidate, QuestionAnswer, AreaRow, Score, Consensus):
+        result[f"history:{model.__name__}"] = model.history.count()
+    return result
+
+
+def test_demo_loads_one_complete_evaluation_once():
+    before = Evaluation.objects.count()
+    output = run_demo()
+
+    assert Evaluation.objects.count() == before + 1
+    evaluation = Evaluation.objects.get(title=DEMO_TITLE)
+    assert evaluation.organisation == "AI infrastructure (demo)"
+    assert evaluation.status == Status.POC
+    assert evaluation.private_deployment_required
+    assert f"Demo evaluation {evaluation.pk} loaded" in output
+    # Users are created with random passwords that are never printed.
+    assert "changepassword" in output
+    assert "password=" not in output
+
+    roles = {m.user.username: m.role for m in evaluation.memberships.select_related("user")}
+    assert roles == {
+        "techlead": MemberRole.OWNER,
+        "reviewer": MemberRole.REVIEWER,
+        "reviewer2": MemberRole.REVIEWER,
+        "reviewer3": MemberRole.REVIEWER,
+        "procurement": MemberRole.VIEWER,
+    }
+    assert evaluation.context_answers.count() == 9
+
+    shortlisted = list(evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED))
+    eliminated = list(evaluation.candidates.filter(status=CandidateStatus.ELIMINATED))
+    assert len(shortlisted) >= 5
+    assert [c.solution.slug for c in eliminated] == ["cloud-managed-gpu"]
+    assert eliminated[0].elimination_reason
+    assert all(c.rules.exists() for c in shortlisted)
+
+    answered, total = evaluation_data(evaluation).progress_totals()
+    assert total == len(shortlisted) * FiveQuestion.objects.filter(is_active=True).count()
+    assert answered == total
+
+    for candidate in evaluation.candidates.all():
+        assert AreaRow.objects.filter(candidate=candidate).exists(), candidate
+        assert CostInput.objects.filter(candidate=candidate).exists(), candidate
+    assert CostSettings.objects.get(evaluation=evaluation).currency == "CNY"
+
+    cases = PlanCase.objects.filter(evaluation=evaluation).count()
+    assert cases > 0
+    per_cell = (
+        Score.objects.filter(case__evaluation=evaluation)
+        .exclude(submitted_at=None)
+        .values("case", "candidate")
+        .annotate(n=Count("pk"))
+    )
+    assert len(per_cell) == cases * len(shortlisted)
+    assert {row["n"] for row in per_cell} == {3}
+
+    owner = User.objects.get(username="techlead")
+    card = scorecard(evaluation, owner, see_all=True)
+    disagreements = [cell for cell in card.cells() if cell.disagreement]
+    assert len(disagreements) >= 3
+    assert len(card.open_disagreements) >= 1
+    assert Consensus.objects.filter(case__evaluation=evaluation).count() == 2
+    # Written through the services: the history names the acting demo users.
+    assert evaluation.history.filter(history_user=owner).exists()
+    scorers = set(
+        Score.history.filter(case__evaluation=evaluation).values_list(
+            "history_user__username", flat=True
+        )
+    )
+    assert scorers == {"reviewer", "reviewer2", "reviewer3"}
+
+    decision = Decision.objects.get(evaluation=evaluation)
+    assert decision.chosen.count() == 1
+    assert decision.rationale and decision.decided_on
+    assert decision.decided_by == "Architecture review board"
+
+    # A second run finds the demo and changes nothing.
+    snapshot, version = counts(), evaluation.version
+    again = run_demo()
+    assert "already exists" in again
+    assert counts() == snapshot
+    evaluation.refresh_from_db()
+    assert evaluation.version == version
+
+
+def test_demo_reuses_the_seeded_demo_users():
+    call_command("seed_demo_users", stdout=StringIO())
+    techlead = User.objects.get(username="techlead")
+    users = User.objects.count()
+
+    output = run_demo()
+
+    assert "reviewer2, reviewer3" in output
+    assert User.objects.count() == users + 2
+    evaluation = Evaluation.objects.get(title=DEMO_TITLE)
+    assert evaluation.memberships.get(role=MemberRole.OWNER).user == techlead
+    assert evaluation.created_by == techlead
