@@ -1,7 +1,6 @@
 """Evaluation projects: context, candidates, the five questions, decision, members, history."""
 
 from django.conf import settings
-from django.core.validators import RegexValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -9,10 +8,7 @@ from simple_history.models import HistoricalRecords
 
 from catalog.models import Scenario, ShortlistRule, Solution
 from common.concurrency import VersionedModel
-
-key_validator = RegexValidator(
-    r"^[a-z][a-z0-9_]*$", _("Use lowercase letters, digits and underscores.")
-)
+from common.validators import key_validator
 
 
 class Status(models.TextChoices):

@@ -4,17 +4,15 @@ scores with evidence, consensus, and scenario profiles."""
 from decimal import Decimal
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from common.concurrency import VersionedModel
+from common.validators import key_validator
 from evaluations.models import Candidate, Evaluation
 
-key_validator = RegexValidator(
-    r"^[a-z][a-z0-9_]*$", _("Use lowercase letters, digits and underscores.")
-)
 weight_field = {
     "max_digits": 7,
     "decimal_places": 2,

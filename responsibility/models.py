@@ -8,11 +8,8 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from common.concurrency import VersionedModel
+from common.validators import key_validator
 from evaluations.models import Candidate, Evaluation
-
-key_validator = RegexValidator(
-    r"^[a-z][a-z0-9_]*$", _("Use lowercase letters, digits and underscores.")
-)
 
 
 class Letter(models.TextChoices):

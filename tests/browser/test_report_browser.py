@@ -36,4 +36,5 @@ def test_procurement_downloads_a_report(seeded, live_server, page, sign_in, work
         runs.get_by_role("link", name="Download PDF").click()
     download = info.value
     assert download.suggested_filename.endswith(".pdf")
-    assert open(download.path(), "rb").read(5) == b"%PDF-"
+    with open(download.path(), "rb") as pdf:
+        assert pdf.read(5) == b"%PDF-"

@@ -8,45 +8,17 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from common import roles
 from evaluations import services as evaluation_services
 from evaluations.models import MemberRole
 from responsibility import services
 from responsibility.models import Area, AreaRow, Cell, CostInput, CostSettings, Party
-from tests.conftest import make_user
-from tests.factories import add_candidates, add_member, make_evaluation
+from tests.factories import add_candidates, make_evaluation
 
 pytestmark = pytest.mark.django_db
 
 READERS = [MemberRole.OWNER, MemberRole.EDITOR, MemberRole.REVIEWER, MemberRole.VIEWER]
 EDITORS = [MemberRole.OWNER, MemberRole.EDITOR]
 READ_ONLY = [MemberRole.REVIEWER, MemberRole.VIEWER]
-
-
-@pytest.fixture
-def owner(db):
-    return make_user(roles.TECH_LEAD, username="owner")
-
-
-@pytest.fixture
-def evaluation(owner):
-    return make_evaluation(owner)
-
-
-@pytest.fixture
-def people(evaluation, owner):
-    """One user per evaluation role, plus a signed-in outsider (a tech lead, not a member)."""
-    users = {MemberRole.OWNER: owner}
-    for role, global_role in [
-        (MemberRole.EDITOR, roles.TECH_LEAD),
-        (MemberRole.REVIEWER, roles.REVIEWER),
-        (MemberRole.VIEWER, roles.PROCUREMENT),
-    ]:
-        user = make_user(global_role, username=f"{role}-user")
-        add_member(evaluation, user, role)
-        users[role] = user
-    users["outsider"] = make_user(roles.TECH_LEAD, username="outsider")
-    return users
 
 
 @pytest.fixture
