@@ -52,5 +52,6 @@ def user_create(
     user.set_password(password)
     user.full_clean()
     user.save()
-    user.groups.set(Group.objects.filter(name__in=roles))
+    # get_or_create: the groups come from a migration, but a flushed database has none.
+    user.groups.set([Group.objects.get_or_create(name=role)[0] for role in roles])
     return user

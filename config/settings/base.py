@@ -158,7 +158,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_MAX_MEMORY_PER_CHILD = env.int("CELERY_WORKER_MAX_MEMORY_PER_CHILD", default=600_000)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     **CELERY_BROKER_TRANSPORT_OPTIONS,
-    "visibility_timeout": REPORT_TIME_LIMIT * 4,
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=REPORT_TIME_LIMIT * 4),
 }
 CELERY_BEAT_SCHEDULE = {
     "reports-fail-stuck-runs": {"task": "reports.fail_stuck_runs", "schedule": 300.0},

@@ -19,5 +19,5 @@ CELERY_RESULT_BACKEND = env("REDIS_URL", default="") or None
 
 import tempfile  # noqa: E402
 
-# Evidence files written by tests go to a throwaway folder.
-MEDIA_ROOT = tempfile.mkdtemp(prefix="shortlist-test-media-")
+# Files written by tests go to a throwaway folder (a worker started by a test shares it).
+MEDIA_ROOT = env("DJANGO_MEDIA_ROOT", default="") or tempfile.mkdtemp(prefix="shortlist-test-")

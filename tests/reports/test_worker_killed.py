@@ -1,0 +1,105 @@
+"""A worker killed (SIGKILL) mid-render: the run still ends done, with exactly one PDF."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.db import connection
+
+from evaluations.models import Evaluation
+from reports import services
+from reports.models import ReportRun, RunStatus
+from tests.conftest import IN_CI, require_service
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_worker(env):
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-P",
+            "solo",
+            "-c",
+            "1",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "--loglevel=WARNING",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def wait_for(run, statuses, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        run.refresh_from_db()
+        if run.status in statuses:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_killed_worker_run_ends_done_with_one_pdf(seeded, redis_url):
+    if connection.vendor != "postgresql":
+        if IN_CI:
+            pytest.fail("CI must run this on PostgreSQL")
+        pytest.skip("a separate worker process needs a shared PostgreSQL test database")
+    db = connection.settings_dict
+    host, port = db["HOST"] or "127.0.0.1", db["PORT"] or 5432
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": f"postgres://{db['USER']}@{host}:{port}/{db['NAME']}",
+        "REDIS_URL": redis_url,
+        "DJANGO_MEDIA_ROOT": str(settings.MEDIA_ROOT),
+        # A short visibility timeout so the unacknowledged task comes back soon after the kill.
+        "CELERY_VISIBILITY_TIMEOUT": "5",
+    }
+    call_command("demo", stdout=open(os.devnull, "w"))  # noqa: SIM115 - a sink for output
+    evaluation = Evaluation.objects.get(title__startswith="Demo:")
+    owner = evaluation.memberships.get(role="owner").user
+
+    first = start_worker(env)
+    try:
+        run, sent = services.report_request(user=owner, evaluation=evaluation, language="zh-hans")
+        assert sent
+        if not wait_for(run, {RunStatus.RENDERING}, 60):
+            require_service("a report worker", f"run stayed {run.status}")
+        os.killpg(first.pid, signal.SIGKILL)  # mid-render: no ack, no cleanup
+        first.wait(timeout=10)
+        run.refresh_from_db()
+        assert run.status == RunStatus.RENDERING and not run.pdf
+    finally:
+        if first.poll() is None:
+            os.killpg(first.pid, signal.SIGKILL)
+
+    second = start_worker(env)
+    try:
+        assert wait_for(run, {RunStatus.DONE, RunStatus.FAILED}, 120), run.status
+    finally:
+        os.killpg(second.pid, signal.SIGTERM)
+        second.wait(timeout=20)
+    assert run.status == RunStatus.DONE, run.error
+    assert run.attempts == 2
+    pdfs = list(
+        Path(settings.MEDIA_ROOT, "reports").rglob(f"shortlist-{evaluation.pk}-{run.pk}-*.pdf")
+    )
+    assert len(pdfs) == 1 and ReportRun.objects.filter(evaluation=evaluation).count() == 1
