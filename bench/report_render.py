@@ -1,0 +1,668 @@
+"""Time a large Chinese PDF report end to end against WeasyPrint's own render of the same HTML.
+
+The evaluation generated: 8 shortlisted candidates (the 7 seeded solutions and one more), all
+five answers each, prefilled responsibility matrices, cost inputs, and a POC plan of 60 cases
+(the 27 library cases and 33 of its own) scored by 3 reviewers for every case and candidate
+(1,440 submitted scores), with some consensus scores and evidence files.
+
+Measured in one run, for the zh-hans report:
+
+* end to end: reports.services.report_request + report_render (snapshot → ReportRun row →
+  render → PDF file saved), with tasks run in-process (no broker, no worker);
+* the floor: WeasyPrint alone rendering the same final HTML. Both are medians of --repeat
+  runs, interleaved, in wall-clock and CPU time (CPU time is steadier on a busy machine);
+* the naive stack: the same end to end with HarfBuzz subsetting switched off, so WeasyPrint
+  subsets the fonts with fontTools (one run; --skip-naive leaves it out, it takes long), and
+  the time spent in font subsetting alone under each;
+* peak RSS of a process that does one end-to-end render (a child process of this one);
+* pages and PDF size. 1 MB = 1024 × 1024 bytes here, for RSS and PDF size alike.
+
+It ends with PASS/MISS for each target and always exits 0: it is a measurement.
+
+    .venv/bin/python bench/report_render.py [--quick] [--skip-naive] [--repeat 3] [--keep]
+
+Without DATABASE_URL it uses a throwaway SQLite file; set DATABASE_URL to measure PostgreSQL
+(it adds "bench-*" users, a Solution and an evaluation there). Uploaded evidence and PDFs go to a
+throwaway MEDIA_ROOT either way; nothing under var/ is touched.
+"""
+
+import argparse
+import hashlib
+import json
+import logging
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from decimal import Decimal
+from pathlib import Path
+
+CHILD_FLAG = "--child-render"
+LANGUAGE = "zh-hans"
+MB = 1024 * 1024
+TARGET_RATIO = 1.3
+TARGET_SPEEDUP = 10.0
+TARGET_RSS_MB = 500
+TARGET_PDF_MB = 1.5
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+os.environ.setdefault("DJANGO_DEBUG", "false")  # as a worker runs: no query log kept in memory
+os.environ.pop("REDIS_URL", None)  # no broker: report tasks run in-process (eager)
+TMP_DIR = None
+if CHILD_FLAG not in sys.argv:  # the child inherits the parent's database and media
+    TMP_DIR = tempfile.mkdtemp(prefix="shortlist-bench-report-")
+    if "DATABASE_URL" not in os.environ:
+        # A throwaway database, so a run never touches the local one.
+        os.environ["DATABASE_URL"] = f"sqlite:///{TMP_DIR}/bench.sqlite3"
+    os.environ["DJANGO_MEDIA_ROOT"] = f"{TMP_DIR}/media"
+
+
+# --- data ------------------------------------------------------------------------------------
+
+CUSTOM_TOPICS = [
+    ("国产加速卡混部下的分布式训练", "连续 {n} 小时无掉卡，吞吐下降不超过 5%。"),
+    ("多租户配额高峰期借用与回收", "借出的配额在 {n} 分钟内被回收，被抢占作业可自动恢复。"),
+    ("推理服务灰度发布与回滚", "10% 流量灰度，异常时 {n} 分钟内自动回滚且无请求丢失。"),
+    ("GPU 故障节点自动隔离", "节点故障后 {n} 分钟内隔离，作业在其他节点重启。"),
+    ("按部门的成本分摊报表", "报表按部门、项目、用户三级汇总，与账单误差小于 {n}%。"),
+    ("审计日志的完整性与导出", "所有提交、抢占和配额变更均有记录，可导出 {n} 天内的日志。"),
+    ("大模型多卡推理的冷启动", "模型加载到可服务不超过 {n} 秒，显存占用符合预估。"),
+    ("长周期作业的检查点与续跑", "中断后从最近检查点续跑，损失不超过 {n} 分钟的训练进度。"),
+    ("调度器升级期间的作业连续性", "滚动升级期间运行中作业不中断，排队作业 {n} 分钟内恢复调度。"),
+    ("拓扑感知放置对通信带宽的影响", "同一作业的节点位于同一交换机下，带宽达到理论值的 {n}%。"),
+    ("混合云突发扩容", "本地资源耗尽后 {n} 分钟内在云上拉起节点并完成作业。"),
+]
+STEPS = (
+    "1. 准备测试租户与配额；\n2. 按脚本提交作业并记录时间戳；\n3. 注入故障或负载；\n"
+    "4. 采集调度器日志与监控指标；\n5. 与验收标准逐项比对并留存截图。"
+)
+NOTES = ["符合预期。", "需要厂商补充说明。", "有一次重试。", "日志完整。", "指标略低于阈值。", ""]
+ANSWER_TEXT = (
+    "由{who}负责，已在测试环境验证，并核对了厂商文档与现场演示记录；"
+    "发生故障时的分诊流程、联系人和响应时限已写入运维手册（第 {n} 节）。"
+)
+
+
+def make_users():
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from common import roles
+
+    users = {}
+    people = [
+        ("owner", "陈", "思远", roles.TECH_LEAD),
+        ("r1", "王", "晓梅", roles.REVIEWER),
+        ("r2", "李", "建国", roles.REVIEWER),
+        ("r3", "张", "立新", roles.REVIEWER),
+        ("viewer", "赵", "采购", roles.PROCUREMENT),
+    ]
+    for key, last, first, role in people:
+        user, _created = get_user_model().objects.get_or_create(
+            username=f"bench-{key}", defaults={"first_name": first, "last_name": last}
+        )
+        user.groups.add(Group.objects.get_or_create(name=role)[0])
+        users[key] = get_user_model().objects.get(pk=user.pk)  # no cached roles
+    return users
+
+
+def make_extra_solution():
+    """An eighth solution, filled in both languages, with a claim for every capability."""
+    from catalog.models import (
+        Capability,
+        CapabilityClaim,
+        Scenario,
+        Solution,
+        SolutionType,
+        Source,
+        SupportLevel,
+    )
+
+    solution, created = Solution.objects.get_or_create(
+        slug="bench-domestic-scheduler",
+        defaults={
+            "solution_type": SolutionType.objects.get(slug="enterprise-platform"),
+            "name_en": "Domestic accelerator scheduler",
+            "name_zh_hans": "国产算力调度平台",
+            "maintainer_en": "A domestic vendor",
+            "maintainer_zh_hans": "国内厂商",
+            "licence": "Commercial",
+            "latest_version": "3.2",
+            "deployment_modes": ["kubernetes", "air-gapped"],
+            "summary_en": "A commercial scheduler for domestic accelerators and mixed clusters.",
+            "summary_zh_hans": "面向国产加速卡与异构集群的商业调度平台，提供配额、计费与审计。",
+            "focus_points_en": "Domestic accelerators\nQuotas and accounting\nAir-gapped delivery",
+            "focus_points_zh_hans": "国产加速卡适配\n配额与计费\n离线交付",
+            "limits_en": "Small community\nVendor lock-in",
+            "limits_zh_hans": "社区较小\n依赖单一厂商",
+        },
+    )
+    if created:
+        solution.scenarios.set(Scenario.objects.all())
+        source, _ = Source.objects.get_or_create(
+            key="BENCH-vendor", defaults={"title": "Vendor white paper", "as_of": "2026-06"}
+        )
+        levels = [SupportLevel.NATIVE, SupportLevel.ADDON, SupportLevel.PARTIAL, SupportLevel.NONE]
+        for i, capability in enumerate(Capability.objects.order_by("pk")):
+            claim = CapabilityClaim.objects.create(
+                solution=solution,
+                capability=capability,
+                level=levels[i % len(levels)],
+                note_en="Per the vendor's documentation." if i % 3 == 0 else "",
+                note_zh_hans="以厂商文档为准。" if i % 3 == 0 else "",
+                as_of_version="3.2" if i % 2 == 0 else "",
+            )
+            if i % 3 == 0:
+                claim.sources.add(source)
+    return solution
+
+
+def generate(quick: bool):
+    """The evaluation, through the services where they are cheap and bulk rows for scores."""
+    from django.core.files.base import ContentFile
+    from django.db import transaction
+    from django.utils import timezone
+
+    from catalog.models import Scenario, Solution
+    from evaluations import services as ev
+    from evaluations.models import (
+        AnswerValue,
+        Assessment,
+        ContextQuestion,
+        FiveQuestion,
+        MemberRole,
+        Party,
+        Status,
+    )
+    from poc import services as poc
+    from poc.models import Consensus, Direction, Evidence, Outcome, Score, TestCase, TestGroup
+    from responsibility import services as resp
+
+    rng = random.Random(20270301)
+    users = make_users()
+    owner = users["owner"]
+    reviewers = [users["r1"], users["r2"], users["r3"]]
+    extra = make_extra_solution()
+
+    evaluation = ev.evaluation_create(
+        user=owner,
+        title="2027 年 GPU 算力调度平台选型",
+        organisation="AI 平台部",
+        scenarios=Scenario.objects.filter(slug__in=["training", "inference"]),
+        private_deployment_required=True,
+        compliance_required=True,
+        localisation_required=True,
+        plans_hybrid=True,
+        unified_view_owner="平台架构组",
+        notes="本次评估覆盖训练与推理两类负载，重点关注国产化与多租户治理。",
+    )
+    for user in reviewers:
+        ev.member_add(user=owner, evaluation=evaluation, member=user, role=MemberRole.REVIEWER)
+    ev.member_add(user=owner, evaluation=evaluation, member=users["viewer"], role=MemberRole.VIEWER)
+    for i, q in enumerate(ContextQuestion.objects.filter(is_active=True)):
+        value = [AnswerValue.YES, AnswerValue.NO, AnswerValue.UNKNOWN][i % 3]
+        ev.context_answer_save(
+            user=owner,
+            evaluation=evaluation,
+            question=q,
+            value=value,
+            detail="见附件说明" if value == AnswerValue.YES else "",
+            expected_version=None,
+        )
+
+    # Candidates: suggestions first (with their rules), then the rest by hand.
+    ev.candidates_accept_suggestions(user=owner, evaluation=evaluation)
+    have = set(evaluation.candidates.values_list("solution_id", flat=True))
+    solutions = list(Solution.objects.filter(is_active=True).exclude(pk=extra.pk).order_by("pk"))
+    solutions.append(extra)
+    for s in solutions:
+        if s.pk not in have:
+            ev.candidate_add(
+                user=owner, evaluation=evaluation, solution=s, reason=f"纳入比较：{s.name_zh_hans}"
+            )
+    candidates = list(evaluation.candidates.order_by("pk"))
+
+    # Five answers, a prefilled matrix and cost inputs per candidate.
+    parties = [Party.INTERNAL, Party.VENDOR, Party.CLOUD, Party.BUSINESS]
+    assessments = [Assessment.YES, Assessment.PARTLY, Assessment.NO, Assessment.YES]
+    questions = list(FiveQuestion.objects.filter(is_active=True))
+    for n, c in enumerate(candidates):
+        for i, q in enumerate(questions):
+            party = parties[(n + i) % len(parties)]
+            ev.answer_save(
+                user=owner,
+                candidate=c,
+                question=q,
+                party=party,
+                assessment=assessments[(n * 2 + i) % len(assessments)],
+                explanation=ANSWER_TEXT.format(who=Party(party).label, n=i + 1),
+                evidence_url=f"https://wiki.example.test/eval/{c.pk}/{q.key}",
+                expected_version=None,
+            )
+        resp.matrix_prefill(user=owner, candidate=c)
+        resp.cost_input_save(
+            user=owner,
+            candidate=c,
+            expected_version=None,
+            licence_per_year=Decimal(120000 + 35000 * n),
+            vendor_services_per_year=Decimal(40000 + 5000 * (n % 3)),
+            gpu_count=8 * (n % 3),
+            gpu_hours_per_year=Decimal(2000 if n % 3 else 0),
+            gpu_price_per_hour=Decimal("18.50"),
+            utilisation=Decimal("0.65"),
+            hardware_one_off=Decimal(800000 if n % 2 else 0),
+            hardware_per_year=Decimal(60000 if n % 2 else 0),
+            one_off=Decimal(50000 + 10000 * n),
+        )
+    resp.cost_settings_save(
+        user=owner,
+        evaluation=evaluation,
+        expected_version=None,
+        years=5,
+        currency="CNY",
+        fte_cost_per_year=Decimal("450000"),
+    )
+
+    # The POC plan: library cases and cases of its own, spread over the four groups.
+    evaluation = ev.evaluation_transition(user=owner, evaluation=evaluation, to_status=Status.POC)
+    groups = list(TestGroup.objects.order_by("order", "pk"))
+    if quick:
+        for g in groups:
+            for case in TestCase.objects.filter(group=g, is_active=True)[:2]:
+                poc.plan_case_add_library(user=owner, evaluation=evaluation, case=case)
+        n_custom = 4
+    else:
+        poc.plan_init(user=owner, evaluation=evaluation)
+        n_custom = 33
+    for n in range(n_custom):
+        title, acceptance = CUSTOM_TOPICS[n % len(CUSTOM_TOPICS)]
+        metric = n % 3 == 0
+        poc.plan_case_add_custom(
+            user=owner,
+            evaluation=evaluation,
+            group=groups[n % len(groups)],
+            title=f"{title}（场景 {n + 1}）",
+            acceptance=acceptance.format(n=5 + n % 7),
+            steps=STEPS,
+            weight=Decimal(2 + n % 4),
+            metric_name="恢复耗时" if metric else "",
+            metric_unit="s" if metric else "",
+            metric_direction=Direction.LOWER if metric else "",
+            metric_threshold=Decimal(60 + 10 * (n % 5)) if metric else None,
+        )
+    cases = list(evaluation.poc_cases.order_by("group__order", "order", "pk"))
+
+    # Scores: 3 reviewers × every case × every candidate, submitted; about 8% of the cells
+    # have a reviewer far off, so the disagreement and consensus tables fill too.
+    now = timezone.now()
+    quality = {c.pk: rng.uniform(2.0, 4.5) for c in candidates}
+    rows, disagreeing = [], []
+    for case in cases:
+        for c in candidates:
+            base = quality[c.pk] + rng.uniform(-1.0, 1.0)
+            outlier = rng.random() < 0.08
+            if outlier:
+                disagreeing.append((case, c))
+            for j, reviewer in enumerate(reviewers):
+                value = base + rng.uniform(-0.5, 0.5) + (2.0 if outlier and j == 2 else 0)
+                value = Decimal(round(min(5.0, max(0.0, value)) * 2) / 2).quantize(Decimal("0.1"))
+                rows.append(
+                    Score(
+                        case=case,
+                        candidate=c,
+                        reviewer=reviewer,
+                        score=value,
+                        outcome=Outcome.PASSED if value >= 3 else Outcome.FAILED,
+                        notes=rng.choice(NOTES),
+                        submitted_at=now,
+                    )
+                )
+    with transaction.atomic():
+        Score.objects.bulk_create(rows, batch_size=500)
+    for case, c in disagreeing[:6]:
+        poc.consensus_record(
+            user=owner,
+            case=case,
+            candidate=c,
+            score="3.5",
+            reason="评审会讨论后一致认为：第三位评审的环境配置有误，以复测结果为准。",
+            expected_version=None,
+        )
+
+    # Evidence: small files behind a few submitted scores.
+    scores = list(Score.objects.filter(case__evaluation=evaluation).order_by("pk")[::97])[:16]
+    for i, score in enumerate(scores):
+        ext, content_type = [
+            ("txt", "text/plain"),
+            ("csv", "text/csv"),
+            ("json", "application/json"),
+        ][i % 3]
+        content = f"bench evidence {i}: case {score.case_id}, candidate {score.candidate_id}\n"
+        data = (content * 20).encode()
+        evidence = Evidence(
+            score=score,
+            original_name=f"测试记录-{i + 1}.{ext}",
+            content_type=content_type,
+            size=len(data),
+            sha256=hashlib.sha256(data).hexdigest(),
+            uploaded_by=score.reviewer,
+        )
+        evidence.file.save(f"bench-{i + 1}.{ext}", ContentFile(data), save=False)
+        evidence.save()
+
+    return (
+        evaluation,
+        owner,
+        {
+            "candidates": len(candidates),
+            "cases": len(cases),
+            "scores": len(rows),
+            "consensus": Consensus.objects.filter(case__evaluation=evaluation).count(),
+            "evidence": len(scores),
+        },
+    )
+
+
+# --- measurements ----------------------------------------------------------------------------
+
+
+class Timer:
+    """Wall-clock and CPU seconds of this process. CPU time is steadier on a busy machine;
+    it leaves out the database server's work when DATABASE_URL points at one."""
+
+    def __enter__(self):
+        self._wall, self._cpu = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc):
+        self.wall = time.perf_counter() - self._wall
+        self.cpu = time.process_time() - self._cpu
+
+
+class SubsetClock:
+    """Seconds WeasyPrint spends subsetting fonts (HarfBuzz or fontTools) while active."""
+
+    def __enter__(self):
+        from weasyprint.pdf.fonts import Font
+
+        self.seconds = 0.0
+        self._original = original = Font.subset
+
+        def subset(font, *args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return original(font, *args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - start
+
+        Font.subset = subset
+        return self
+
+    def __exit__(self, *exc):
+        from weasyprint.pdf.fonts import Font
+
+        Font.subset = self._original
+
+
+def end_to_end(evaluation, user) -> tuple[Timer, object]:
+    """report_request + report_render, the real path: snapshot → run row → render → file."""
+    from reports import services
+    from reports.models import ReportRun, RunStatus
+
+    with Timer() as timer:
+        run, _sent = services.report_request(user=user, evaluation=evaluation, language=LANGUAGE)
+        run = services.report_render(run.pk)  # already rendered in-process: then a no-op
+    run = ReportRun.objects.get(pk=run.pk)
+    if run.status != RunStatus.DONE:
+        raise SystemExit(f"report run {run.pk} ended {run.status}: {run.error}")
+    return timer, run
+
+
+def floor(run) -> tuple[Timer, float, int, list[str]]:
+    """WeasyPrint alone on the run's final HTML (templating not included). Also returns the
+    seconds spent subsetting fonts, the PDF size and any URL the fetcher refused."""
+    from weasyprint import HTML
+
+    from reports.fetcher import BASE_URL, SafeURLFetcher
+    from reports.render import report_html
+
+    html = report_html(run.snapshot, run.snapshot_sha256, run.language, for_pdf=True)
+    fetcher = SafeURLFetcher()
+    with SubsetClock() as subset, Timer() as timer:
+        content = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).write_pdf()
+    return timer, subset.seconds, len(content), fetcher.refused
+
+
+def breakdown(evaluation) -> tuple[float, int, float, int]:
+    """Snapshot building (seconds, queries) and templating (seconds, HTML characters)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from reports.render import report_html
+    from reports.snapshot import build_snapshot, snapshot_sha256
+
+    build_snapshot(evaluation, language=LANGUAGE, generated_at=timezone.now().isoformat())
+    with Timer() as build:
+        snapshot = build_snapshot(
+            evaluation, language=LANGUAGE, generated_at=timezone.now().isoformat()
+        )
+    with CaptureQueriesContext(connection) as ctx:
+        build_snapshot(evaluation, language=LANGUAGE, generated_at=timezone.now().isoformat())
+    sha = snapshot_sha256(snapshot)
+    report_html(snapshot, sha, LANGUAGE, for_pdf=True)
+    with Timer() as template:
+        html = report_html(snapshot, sha, LANGUAGE, for_pdf=True)
+    return build.wall, len(ctx.captured_queries), template.wall, len(html)
+
+
+def warm_up() -> None:
+    """Load the fonts and the stylesheet once, so that no measured run pays for it."""
+    from weasyprint import HTML
+
+    from reports.fetcher import BASE_URL, SafeURLFetcher
+
+    html = (
+        f'<link rel="stylesheet" href="{BASE_URL}reports/report.css">'
+        "<h1>预热 warm-up</h1><p><strong>粗体</strong> 中文 <em>English</em></p>"
+    )
+    HTML(string=html, base_url=BASE_URL, url_fetcher=SafeURLFetcher()).write_pdf()
+
+
+def child_render(evaluation_id: int, user_id: int) -> None:
+    """Run in a separate process: one end-to-end render, its figures as JSON on stdout."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+
+    from evaluations.models import Evaluation
+
+    timer, run = end_to_end(
+        Evaluation.objects.get(pk=evaluation_id), get_user_model().objects.get(pk=user_id)
+    )
+    rss_self = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"seconds": timer.wall, "pages": run.pages, "rss_self_kib": rss_self}))
+
+
+def peak_rss_mb(evaluation_id: int, user_id: int) -> tuple[float, dict]:
+    """Peak RSS of a fresh process doing one end-to-end render (as a worker would)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if before:  # RUSAGE_CHILDREN keeps the largest child: the render must be the only one
+        print(f"warning: a child process already ran (max RSS {before / 1024:.0f} MB)")
+    done = subprocess.run(
+        [sys.executable, __file__, CHILD_FLAG, str(evaluation_id), str(user_id)],
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+    )
+    if done.returncode:
+        raise SystemExit(f"child render failed:\n{done.stderr}")
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, figures
+
+
+def naive_stack(evaluation, user) -> tuple[Timer, float, object]:
+    """End to end with HarfBuzz subsetting off: WeasyPrint falls back to fontTools."""
+    import weasyprint.pdf.fonts
+
+    saved = weasyprint.pdf.fonts.harfbuzz_subset
+    log = logging.getLogger("weasyprint")
+    level = log.level
+    weasyprint.pdf.fonts.harfbuzz_subset = None
+    log.setLevel(logging.ERROR)  # one "Using fontTools instead" warning per font otherwise
+    try:
+        with SubsetClock() as subset:
+            timer, run = end_to_end(evaluation, user)
+    finally:
+        weasyprint.pdf.fonts.harfbuzz_subset = saved
+        log.setLevel(level)
+    return timer, subset.seconds, run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="12 cases instead of 60: a smoke run")
+    parser.add_argument("--skip-naive", action="store_true", help="leave out the fontTools run")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per median (default 3)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary files")
+    parser.add_argument(CHILD_FLAG, nargs=2, type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)
+    if args.child_render:
+        child_render(*args.child_render)
+        return
+
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import connection
+
+    from common.seeding import seed_all
+
+    for name in ("celery", "kombu"):  # one "task succeeded" line per render otherwise
+        logging.getLogger(name).setLevel(logging.ERROR)
+    assert settings.CELERY_TASK_ALWAYS_EAGER, "report tasks must run in-process here"
+    assert str(settings.MEDIA_ROOT).startswith(str(TMP_DIR)), settings.MEDIA_ROOT
+    try:
+        with Timer() as generating:
+            call_command("migrate", verbosity=0)
+            seed_all()
+            evaluation, owner, counts = generate(args.quick)
+        print(
+            f"database: {connection.vendor}; data: {counts['candidates']} candidates, "
+            f"{counts['cases']} cases, {counts['scores']} scores, {counts['consensus']} consensus, "
+            f"{counts['evidence']} evidence ({generating.wall:.1f} s to generate)"
+        )
+
+        # Peak RSS first, before this process loads WeasyPrint (whose import runs a helper
+        # process): RUSAGE_CHILDREN keeps the largest child, so the render must be the only one.
+        rss_mb, child = peak_rss_mb(evaluation.pk, owner.pk)
+
+        import weasyprint
+
+        from reports.render import harfbuzz_subsetting_available
+
+        print(
+            f"WeasyPrint {weasyprint.__version__}; HarfBuzz subsetting: "
+            f"{'yes' if harfbuzz_subsetting_available() else 'NO (fontTools)'}; "
+            f"language {LANGUAGE}; repeat={args.repeat}; load average "
+            f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
+        )
+
+        build, queries, template, html_chars = breakdown(evaluation)  # also warms templates
+        warm_up()
+        e2e_runs, floor_runs, subset_runs, refused = [], [], [], []
+        for _ in range(args.repeat):  # interleaved, so drift in machine load hits both alike
+            timer, run = end_to_end(evaluation, owner)
+            e2e_runs.append(timer)
+            timer, subset_seconds, floor_size, refused_now = floor(run)
+            floor_runs.append(timer)
+            subset_runs.append(subset_seconds)
+            refused += refused_now
+        naive = None if args.skip_naive else naive_stack(evaluation, owner)
+    finally:
+        if TMP_DIR and not args.keep:
+            shutil.rmtree(TMP_DIR, ignore_errors=True)
+        elif TMP_DIR:
+            print(f"kept {TMP_DIR}")
+
+    e2e = statistics.median(t.wall for t in e2e_runs)
+    base = statistics.median(t.wall for t in floor_runs)
+    e2e_cpu = statistics.median(t.cpu for t in e2e_runs)
+    base_cpu = statistics.median(t.cpu for t in floor_runs)
+    subset = statistics.median(subset_runs)
+    pdf_mb = run.pdf_size / MB
+
+    def row(label: str, value: str) -> None:
+        print(f"{label:<50}{value:>16}")
+
+    def runs(values) -> str:
+        return ", ".join(f"{v:.2f}" for v in values)
+
+    print()
+    row("measure", "value")
+    row("end to end: request + render (median s)", f"{e2e:.2f}")
+    row("  runs (s)", runs(t.wall for t in e2e_runs))
+    row("  CPU (median s)", f"{e2e_cpu:.2f}")
+    row("floor: WeasyPrint on the same HTML (median s)", f"{base:.2f}")
+    row("  runs (s)", runs(t.wall for t in floor_runs))
+    row("  CPU (median s)", f"{base_cpu:.2f}")
+    row("  of which font subsetting, HarfBuzz (median s)", f"{subset:.2f}")
+    row("ratio end to end / floor", f"{e2e / base:.2f}")
+    row("  ratio on CPU time", f"{e2e_cpu / base_cpu:.2f}")
+    row("  snapshot build (s)", f"{build:.2f}")
+    row("  snapshot queries", f"{queries}")
+    row("  template to HTML (s)", f"{template:.2f}")
+    row("  HTML size (characters)", f"{html_chars:,}")
+    if naive is not None:
+        naive_timer, naive_subset, naive_run = naive
+        row("naive stack: end to end with fontTools (s)", f"{naive_timer.wall:.2f}")
+        row("  CPU (s)", f"{naive_timer.cpu:.2f}")
+        row("  of which font subsetting, fontTools (s)", f"{naive_subset:.2f}")
+        row("speed-up over the naive stack (x)", f"{naive_timer.wall / e2e:.1f}")
+        row("  on CPU time (x)", f"{naive_timer.cpu / e2e_cpu:.1f}")
+        row("  font subsetting alone (x)", f"{naive_subset / subset:.1f}")
+        row("  naive PDF size (bytes)", f"{naive_run.pdf_size:,}")
+    else:
+        row("naive stack: end to end with fontTools (s)", "skipped")
+    row("peak RSS of the rendering process (MB)", f"{rss_mb:.0f}")
+    row("  child: end to end (s)", f"{child['seconds']:.2f}")
+    row("  child: its own RUSAGE_SELF (MB)", f"{child['rss_self_kib'] / 1024:.0f}")
+    row("pages", f"{run.pages}")
+    row("PDF size (bytes)", f"{run.pdf_size:,}")
+    row("PDF size (MB)", f"{pdf_mb:.2f}")
+    row("  floor PDF size (bytes)", f"{floor_size:,}")
+    row("URLs refused by the fetcher", f"{len(refused)}")
+
+    def verdict(ok: bool) -> str:
+        return "PASS" if ok else "MISS"
+
+    print()
+    print("targets")
+    print(
+        f"  {verdict(e2e <= TARGET_RATIO * base)}  end to end ≤ {TARGET_RATIO} × floor: "
+        f"{e2e:.2f} s vs {TARGET_RATIO * base:.2f} s ({e2e / base:.2f} ×)"
+    )
+    if naive is not None:
+        speedup = naive[0].wall / e2e
+        print(
+            f"  {verdict(speedup >= TARGET_SPEEDUP)}  ≥ {TARGET_SPEEDUP:.0f}× faster than the "
+            f"naive stack: {speedup:.1f}×"
+        )
+    else:
+        print(f"  SKIP  ≥ {TARGET_SPEEDUP:.0f}× faster than the naive stack (--skip-naive)")
+    print(f"  {verdict(rss_mb <= TARGET_RSS_MB)}  peak RSS ≤ {TARGET_RSS_MB} MB: {rss_mb:.0f} MB")
+    print(f"  {verdict(pdf_mb <= TARGET_PDF_MB)}  PDF ≤ {TARGET_PDF_MB} MB: {pdf_mb:.2f} MB")
+
+
+if __name__ == "__main__":
+    main()
