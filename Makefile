@@ -73,6 +73,7 @@ beat: install
 
 bench: install
 	$(BIN)/python bench/catalog_compare.py
+	$(BIN)/python bench/report_render.py --skip-naive
 
 clean:
 	rm -rf $(VENV) staticfiles .ruff_cache
