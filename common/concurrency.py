@@ -4,7 +4,7 @@ from django.db import models
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from .exceptions import StaleEdit
+from .exceptions import Conflict, StaleEdit
 
 
 class VersionedModel(models.Model):
@@ -37,3 +37,17 @@ def lock_and_check(model, *, pk, expected_version: int | None, queryset=None):
 
 def bump(obj) -> None:
     obj.version = (obj.version or 0) + 1
+
+
+def lock_or_new(model, *, expected_version: int | None, **lookup):
+    """The saved row matching `lookup`, locked and version-checked (lock_and_check), or a new
+    unsaved one with version 0 when there is none. Callers bump() before saving either way.
+
+    An editor who saw a saved row (expected_version > 0) that is gone meanwhile is refused.
+    """
+    pk = model.objects.filter(**lookup).values_list("pk", flat=True).first()
+    if pk is None:
+        if expected_version not in (None, 0):
+            raise Conflict(_("This no longer exists; reload the page."))
+        return model(**lookup, version=0)
+    return lock_and_check(model, pk=pk, expected_version=expected_version)

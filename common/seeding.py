@@ -16,3 +16,9 @@ def seed_all() -> dict[str, int]:
     for _name, loader in LOADERS:
         counts.update(loader())
     return counts
+
+
+def texts(field: str, value: dict | None) -> dict[str, str]:
+    """A seed file's {en: .., zh: ..} as modeltranslation's `<field>_en` / `<field>_zh_hans`."""
+    value = value or {}
+    return {f"{field}_en": value.get("en", ""), f"{field}_zh_hans": value.get("zh", "")}

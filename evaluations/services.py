@@ -13,8 +13,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from catalog.models import Scenario, Solution
-from common.concurrency import bump, lock_and_check
+from common.concurrency import bump, lock_and_check, lock_or_new
 from common.exceptions import Conflict, Forbidden
+from common.history import save_as
 
 from .models import (
     TRANSITIONS,
@@ -77,12 +78,6 @@ def evaluation_require_editable(user, evaluation: Evaluation) -> None:
     _require(user, "evaluations.change_evaluation", evaluation)
 
 
-def _save(obj, user) -> None:
-    """Save and attribute the history record to the acting user (also outside a request)."""
-    obj._history_user = user
-    obj.save()
-
-
 def _clean_text(value: str | None) -> str:
     return (value or "").strip()
 
@@ -110,9 +105,9 @@ def evaluation_create(*, user, title: str, organisation: str, scenarios, **field
     )
     scenarios = _validate_scenarios(scenarios)
     evaluation.full_clean()
-    _save(evaluation, user)
+    save_as(evaluation, user)
     evaluation.scenarios.set(scenarios)
-    _save(Membership(evaluation=evaluation, user=user, role=MemberRole.OWNER), user)
+    save_as(Membership(evaluation=evaluation, user=user, role=MemberRole.OWNER), user)
     return evaluation
 
 
@@ -128,7 +123,7 @@ def evaluation_update(
         setattr(evaluation, name, _clean_text(value) if isinstance(value, str) else value)
     evaluation.full_clean()
     bump(evaluation)
-    _save(evaluation, user)
+    save_as(evaluation, user)
     if scenarios is not None:
         evaluation.scenarios.set(_validate_scenarios(scenarios))
     return evaluation
@@ -149,7 +144,7 @@ def member_add(*, user, evaluation: Evaluation, member: User, role: str) -> Memb
             {"user": _("%(name)s is already a member.") % {"name": member.username}}
         )
     membership = Membership(evaluation=evaluation, user=member, role=role)
-    _save(membership, user)
+    save_as(membership, user)
     return membership
 
 
@@ -174,7 +169,7 @@ def member_change_role(*, user, membership: Membership, role: str) -> Membership
     if role != MemberRole.OWNER:
         _ensure_an_owner_remains(evaluation, membership)
     membership.role = role
-    _save(membership, user)
+    save_as(membership, user)
     return membership
 
 
@@ -204,19 +199,15 @@ def context_answer_save(
     evaluation_require_editable(user, evaluation)
     if value not in AnswerValue.values:
         raise ValidationError({"value": _("Answer yes, no or not sure yet.")})
-    existing = ContextAnswer.objects.filter(evaluation=evaluation, question=question).first()
-    if existing is None:
-        if expected_version not in (None, 0):
-            raise Conflict(_("This answer no longer exists; reload the page."))
-        answer = ContextAnswer(evaluation=evaluation, question=question)
-    else:
-        answer = lock_and_check(ContextAnswer, pk=existing.pk, expected_version=expected_version)
-        bump(answer)
+    answer = lock_or_new(
+        ContextAnswer, expected_version=expected_version, evaluation=evaluation, question=question
+    )
+    bump(answer)
     answer.value = value
     answer.detail = _clean_text(detail)
     answer.updated_by = user
     answer.full_clean()
-    _save(answer, user)
+    save_as(answer, user)
     return answer
 
 
@@ -238,7 +229,7 @@ def _new_candidate(evaluation, solution, *, user, origin, reason="", rules=()) -
     candidate.full_clean(exclude=["evaluation", "solution"])
     try:
         with transaction.atomic():
-            _save(candidate, user)
+            save_as(candidate, user)
     except IntegrityError:
         raise ValidationError(
             {"solution": _("%(s)s is already a candidate.") % {"s": solution.name}}
@@ -306,7 +297,7 @@ def candidate_eliminate(
     candidate.eliminated_by = user
     candidate.eliminated_at = timezone.now()
     bump(candidate)
-    _save(candidate, user)
+    save_as(candidate, user)
     return candidate
 
 
@@ -321,7 +312,7 @@ def candidate_restore(*, user, candidate: Candidate, expected_version: int | Non
     candidate.eliminated_by = None
     candidate.eliminated_at = None
     bump(candidate)
-    _save(candidate, user)
+    save_as(candidate, user)
     return candidate
 
 
@@ -351,25 +342,17 @@ def answer_save(
         errors["assessment"] = _("Choose yes, partly, no or unknown.")
     if errors:
         raise ValidationError(errors)
-    existing = QuestionAnswer.objects.filter(candidate=candidate, question=question).first()
-    if existing is None:
-        if expected_version not in (None, 0):
-            raise Conflict(_("This answer no longer exists; reload the page."))
-        answer = QuestionAnswer(candidate=candidate, question=question)
-    else:
-        answer = lock_and_check(
-            QuestionAnswer,
-            pk=existing.pk,
-            expected_version=expected_version,
-        )
-        bump(answer)
+    answer = lock_or_new(
+        QuestionAnswer, expected_version=expected_version, candidate=candidate, question=question
+    )
+    bump(answer)
     answer.party = party
     answer.assessment = assessment
     answer.explanation = _clean_text(explanation)
     answer.evidence_url = _clean_text(evidence_url)
     answer.updated_by = user
     answer.full_clean()
-    _save(answer, user)
+    save_as(answer, user)
     return answer
 
 
@@ -400,24 +383,14 @@ def decision_save(
                 % {"names": ", ".join(eliminated)}
             }
         )
-    existing = Decision.objects.filter(evaluation=evaluation).first()
-    if existing is None:
-        if expected_version not in (None, 0):
-            raise Conflict(_("This decision record no longer exists; reload the page."))
-        decision = Decision(evaluation=evaluation)
-    else:
-        decision = lock_and_check(
-            Decision,
-            pk=existing.pk,
-            expected_version=expected_version,
-        )
-        bump(decision)
+    decision = lock_or_new(Decision, expected_version=expected_version, evaluation=evaluation)
+    bump(decision)
     decision.rationale = _clean_text(rationale)
     decision.decided_on = decided_on
     decision.decided_by = _clean_text(decided_by)
     decision.recorded_by = user
     decision.full_clean()
-    _save(decision, user)
+    save_as(decision, user)
     decision.chosen.set(chosen)
     return decision
 
@@ -507,5 +480,5 @@ def evaluation_transition(
     evaluation.status = target
     evaluation._change_reason = reason  # shown with this change on the History tab
     bump(evaluation)
-    _save(evaluation, user)
+    save_as(evaluation, user)
     return evaluation

@@ -5,14 +5,11 @@ from pathlib import Path
 import yaml
 from django.db import transaction
 
+from common.seeding import texts
+
 from .models import ContextQuestion, FiveQuestion
 
 SEED_FILE = Path(__file__).resolve().parent / "seed" / "questions.yaml"
-
-
-def _texts(field: str, value: dict | None) -> dict[str, str]:
-    value = value or {}
-    return {f"{field}_en": value.get("en", ""), f"{field}_zh_hans": value.get("zh", "")}
 
 
 @transaction.atomic
@@ -23,9 +20,9 @@ def questions_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
             key=item["key"],
             defaults={
                 "order": order,
-                **_texts("text", item["text"]),
-                **_texts("help_text", item.get("help")),
-                **_texts("detail_label", item.get("detail_label")),
+                **texts("text", item["text"]),
+                **texts("help_text", item.get("help")),
+                **texts("detail_label", item.get("detail_label")),
             },
         )
     for order, item in enumerate(data["five_questions"], start=1):
@@ -33,8 +30,8 @@ def questions_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
             key=item["key"],
             defaults={
                 "order": order,
-                **_texts("text", item["text"]),
-                **_texts("help_text", item.get("help")),
+                **texts("text", item["text"]),
+                **texts("help_text", item.get("help")),
             },
         )
     return {

@@ -16,8 +16,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from common.concurrency import bump, lock_and_check
+from common.concurrency import bump, lock_and_check, lock_or_new
 from common.exceptions import Conflict, Forbidden
+from common.history import save_as
+from common.seeding import texts
 from evaluations.models import Candidate, CandidateStatus, Evaluation
 
 from .models import (
@@ -43,11 +45,6 @@ EVIDENCE_TYPES = {
     "application/json": ".json",
     "application/zip": ".zip",
 }
-
-
-def _save(obj, user) -> None:
-    obj._history_user = user
-    obj.save()
 
 
 def _lock_evaluation(evaluation: Evaluation) -> None:
@@ -77,11 +74,6 @@ def _decimal(value, field: str) -> Decimal | None:
 # --- seed ------------------------------------------------------------------------------------
 
 
-def _texts(field: str, value: dict | None) -> dict[str, str]:
-    value = value or {}
-    return {f"{field}_en": value.get("en", ""), f"{field}_zh_hans": value.get("zh", "")}
-
-
 @transaction.atomic
 def poc_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
     """Load the test-case library and scenario profiles (idempotent, matched by key)."""
@@ -94,8 +86,8 @@ def poc_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
                 "order": order,
                 "default_weight": Decimal(str(item["default_weight"])),
                 "happy_path": bool(item.get("happy_path", True)),
-                **_texts("name", item["name"]),
-                **_texts("description", item.get("description")),
+                **texts("name", item["name"]),
+                **texts("description", item.get("description")),
             },
         )
     for order, item in enumerate(data["cases"], start=1):
@@ -112,15 +104,15 @@ def poc_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
                 "metric_threshold": (
                     Decimal(str(metric["threshold"])) if "threshold" in metric else None
                 ),
-                **_texts("title", item["title"]),
-                **_texts("steps", item.get("steps")),
-                **_texts("acceptance", item["acceptance"]),
-                **_texts("metric_name", metric.get("name")),
+                **texts("title", item["title"]),
+                **texts("steps", item.get("steps")),
+                **texts("acceptance", item["acceptance"]),
+                **texts("metric_name", metric.get("name")),
             },
         )
     for order, item in enumerate(data["profiles"], start=1):
         profile, _created = ScenarioProfile.objects.update_or_create(
-            key=item["key"], defaults={"order": order, **_texts("name", item["name"])}
+            key=item["key"], defaults={"order": order, **texts("name", item["name"])}
         )
         for group_key, weight in item["weights"].items():
             ProfileWeight.objects.update_or_create(
@@ -144,8 +136,7 @@ def plan_init(*, user, evaluation: Evaluation) -> int:
     its plan yet. Returns how many cases were added."""
     _require(user, "poc.change_plan", evaluation)
     for group in TestGroup.objects.all():
-        if not PlanGroup.objects.filter(evaluation=evaluation, group=group).exists():
-            _save(PlanGroup(evaluation=evaluation, group=group, weight=group.default_weight), user)
+        _ensure_group(evaluation, group, user)
     have = set(
         evaluation.poc_cases.exclude(source_case=None).values_list("source_case_id", flat=True)
     )
@@ -172,7 +163,7 @@ def plan_case_from_library(evaluation: Evaluation, case: TestCase, user) -> Plan
         metric_direction=case.metric_direction,
         metric_threshold=case.metric_threshold,
     )
-    _save(plan_case, user)
+    save_as(plan_case, user)
     return plan_case
 
 
@@ -187,7 +178,7 @@ def plan_case_add_library(*, user, evaluation: Evaluation, case: TestCase) -> Pl
 
 def _ensure_group(evaluation, group, user) -> None:
     if not PlanGroup.objects.filter(evaluation=evaluation, group=group).exists():
-        _save(PlanGroup(evaluation=evaluation, group=group, weight=group.default_weight), user)
+        save_as(PlanGroup(evaluation=evaluation, group=group, weight=group.default_weight), user)
 
 
 @transaction.atomic
@@ -234,7 +225,7 @@ def plan_case_add_custom(
         metric_threshold=threshold,
     )
     case.full_clean(exclude=["evaluation", "group", "source_case"])
-    _save(case, user)
+    save_as(case, user)
     return case
 
 
@@ -257,7 +248,7 @@ def plan_weight_set(*, user, obj: PlanCase | PlanGroup, weight, expected_version
     obj.weight = value
     bump(obj)
     obj.full_clean(exclude=["evaluation", "group", "source_case"])
-    _save(obj, user)
+    save_as(obj, user)
     return obj
 
 
@@ -272,7 +263,7 @@ def plan_apply_profile(*, user, evaluation: Evaluation, profile: ScenarioProfile
         else:
             group.weight = pw.weight
             bump(group)
-        _save(group, user)
+        save_as(group, user)
 
 
 # --- scores ----------------------------------------------------------------------------------
@@ -344,15 +335,11 @@ def score_save(
     if value is None and measured is not None:
         value = measured_to_score(case, measured)
     value = value.quantize(Decimal("0.1")) if value is not None else None
-    existing = Score.objects.filter(case=case, candidate=candidate, reviewer=user).first()
-    if existing is None:
-        if expected_version not in (None, 0):
-            raise Conflict(_("This score no longer exists; reload the page."))
-        row = Score(case=case, candidate=candidate, reviewer=user, version=0)
-    else:
-        row = lock_and_check(Score, pk=existing.pk, expected_version=expected_version)
-        if row.submitted:
-            raise Conflict(_("You submitted this score; submitted scores cannot be changed."))
+    row = lock_or_new(
+        Score, expected_version=expected_version, case=case, candidate=candidate, reviewer=user
+    )
+    if row.submitted:
+        raise Conflict(_("You submitted this score; submitted scores cannot be changed."))
     row.score = value
     row.measured_value = measured
     row.outcome = outcome
@@ -361,7 +348,7 @@ def score_save(
         row.submitted_at = timezone.now()
     bump(row)
     row.full_clean(exclude=["case", "candidate", "reviewer"])
-    _save(row, user)
+    save_as(row, user)
     return row
 
 
@@ -378,7 +365,7 @@ def scores_submit(*, user, evaluation: Evaluation, candidate: Candidate | None =
     for row in drafts.select_for_update():
         row.submitted_at = timezone.now()
         bump(row)
-        _save(row, user)
+        save_as(row, user)
         count += 1
     return count
 
@@ -407,19 +394,13 @@ def consensus_record(
         raise ValidationError(errors)
     if not case.scores.filter(candidate=candidate).exclude(submitted_at=None).exists():
         raise Conflict(_("No reviewer has submitted a score for this cell yet."))
-    existing = Consensus.objects.filter(case=case, candidate=candidate).first()
-    if existing is None:
-        if expected_version not in (None, 0):
-            raise Conflict(_("This consensus no longer exists; reload the page."))
-        row = Consensus(case=case, candidate=candidate, version=0)
-    else:
-        row = lock_and_check(Consensus, pk=existing.pk, expected_version=expected_version)
+    row = lock_or_new(Consensus, expected_version=expected_version, case=case, candidate=candidate)
     row.score = value.quantize(Decimal("0.1"))
     row.reason = reason.strip()
     row.decided_by = user
     bump(row)
     row.full_clean(exclude=["case", "candidate", "decided_by"])
-    _save(row, user)
+    save_as(row, user)
     return row
 
 

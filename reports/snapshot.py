@@ -325,11 +325,11 @@ def _check_labels() -> dict[str, str]:
     }
 
 
-def _matrices(evaluation: Evaluation) -> dict:
+def _matrices(evaluation: Evaluation, matrices: list) -> dict:
     parties = parties_for(evaluation)
     labels = _check_labels()
     out = []
-    for m in evaluation_matrices(evaluation):
+    for m in matrices:
         rows = [
             {
                 "group": r.area.group.name,
@@ -370,8 +370,8 @@ def _matrices(evaluation: Evaluation) -> dict:
     return {"parties": [p.name for p in parties], "candidates": out}
 
 
-def _costs(evaluation: Evaluation) -> dict:
-    settings, rows = evaluation_costs(evaluation)
+def _costs(evaluation: Evaluation, matrices: list) -> dict:
+    settings, rows = evaluation_costs(evaluation, matrices=matrices)
     entered = settings.pk is not None or any(r.data.pk is not None for r in rows)
     out = {
         "entered": entered,
@@ -727,6 +727,7 @@ def build_snapshot(evaluation: Evaluation, *, language: str, generated_at: str) 
         res = results(evaluation, owner or data.evaluation.created_by)
         scenario_fit = _scenario_fit(res)
         candidates, capabilities, sources = _catalog(data)
+        matrices = evaluation_matrices(evaluation)  # shared by the matrix and cost sections
         snapshot = {
             "version": SCHEMA_VERSION,
             "meta": _meta(data, members, language, generated_at),
@@ -735,8 +736,8 @@ def build_snapshot(evaluation: Evaluation, *, language: str, generated_at: str) 
             "candidates": candidates,
             "capabilities": capabilities,
             "questions": _questions(data),
-            "matrices": _matrices(evaluation),
-            "costs": _costs(evaluation),
+            "matrices": _matrices(evaluation, matrices),
+            "costs": _costs(evaluation, matrices),
             "poc": {**_poc(res), "scenario_fit": scenario_fit},
             "reminders": _reminders(data),
             "appendix": {

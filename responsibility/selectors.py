@@ -154,10 +154,15 @@ class CandidateCost:
     result: CostResult
 
 
-def evaluation_costs(evaluation: Evaluation, **what_if) -> tuple[CostSettings, list[CandidateCost]]:
+def evaluation_costs(
+    evaluation: Evaluation, *, matrices: list[MatrixView] | None = None, **what_if
+) -> tuple[CostSettings, list[CandidateCost]]:
+    """Costs per shortlisted candidate; pass `matrices` (evaluation_matrices) if you have them."""
     settings = cost_settings(evaluation)
     out = []
-    matrices = {m.candidate.pk: m for m in evaluation_matrices(evaluation)}
+    if matrices is None:
+        matrices = evaluation_matrices(evaluation)
+    matrices = {m.candidate.pk: m for m in matrices}
     candidates = Candidate.objects.filter(
         evaluation=evaluation, status=CandidateStatus.SHORTLISTED
     ).select_related("solution__solution_type", "cost")

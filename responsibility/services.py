@@ -12,8 +12,9 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from common.concurrency import bump, lock_and_check
+from common.concurrency import bump, lock_or_new
 from common.exceptions import Conflict
+from common.history import save_as
 from evaluations.models import Candidate, CandidateStatus, Evaluation
 from evaluations.services import evaluation_require_editable
 
@@ -25,11 +26,6 @@ SEED_FILE = Path(__file__).resolve().parent / "seed" / "responsibility.yaml"
 
 def _seed() -> dict:
     return yaml.safe_load(SEED_FILE.read_text(encoding="utf-8"))
-
-
-def _save(obj, user) -> None:
-    obj._history_user = user
-    obj.save()
 
 
 # --- seed ------------------------------------------------------------------------------------
@@ -111,7 +107,7 @@ def matrix_prefill(*, user, candidate: Candidate) -> int:
     added = 0
     for area in Area.objects.filter(is_active=True).exclude(pk__in=existing):
         row = AreaRow(candidate=candidate, area=area, internal_fte=effort.get(area.key, 0))
-        _save(row, user)
+        save_as(row, user)
         Cell.objects.bulk_create(
             Cell(row=row, party=parties[key], letter=letter)
             for key, letter in letters.get(area.key, {}).items()
@@ -130,12 +126,7 @@ def _party_for(evaluation: Evaluation, party: Party) -> Party:
 def _row_for_update(candidate: Candidate, area: Area, expected_version: int | None) -> AreaRow:
     if not area.is_active:
         raise ValidationError({"area": _("The area '%(a)s' is not in use.") % {"a": area.key}})
-    existing = AreaRow.objects.filter(candidate=candidate, area=area).first()
-    if existing is None:
-        if expected_version not in (None, 0):
-            raise Conflict(_("This row no longer exists; reload the page."))
-        return AreaRow(candidate=candidate, area=area, version=0)
-    return lock_and_check(AreaRow, pk=existing.pk, expected_version=expected_version)
+    return lock_or_new(AreaRow, expected_version=expected_version, candidate=candidate, area=area)
 
 
 def _clean_letter(letter: str | None) -> str:
@@ -163,7 +154,7 @@ def cell_set(
     _party_for(candidate.evaluation, party)
     row = _row_for_update(candidate, area, expected_version)
     bump(row)
-    _save(row, user)
+    save_as(row, user)
     if letter:
         Cell.objects.update_or_create(row=row, party=party, defaults={"letter": letter})
     else:
@@ -215,7 +206,7 @@ def row_update(
         row.internal_fte = internal_fte
     bump(row)
     row.full_clean(exclude=["candidate", "area"])
-    _save(row, user)
+    save_as(row, user)
     if letters is not None:
         row.cells.all().delete()
         Cell.objects.bulk_create(
@@ -271,27 +262,18 @@ INPUT_FIELDS = (
 )
 
 
-def _versioned(model, lookup: dict, expected_version: int | None):
-    existing = model.objects.filter(**lookup).first()
-    if existing is None:
-        if expected_version not in (None, 0):
-            raise Conflict(_("This no longer exists; reload the page."))
-        return model(**lookup, version=0)
-    return lock_and_check(model, pk=existing.pk, expected_version=expected_version)
-
-
 @transaction.atomic
 def cost_settings_save(*, user, evaluation: Evaluation, expected_version: int | None, **values):
     evaluation_require_editable(user, evaluation)
     unknown = set(values) - set(SETTINGS_FIELDS)
     if unknown:
         raise ValidationError({k: _("This field cannot be set here.") for k in unknown})
-    settings = _versioned(CostSettings, {"evaluation": evaluation}, expected_version)
+    settings = lock_or_new(CostSettings, expected_version=expected_version, evaluation=evaluation)
     for name, value in values.items():
         setattr(settings, name, value.strip().upper() if name == "currency" else value)
     bump(settings)
     settings.full_clean(exclude=["evaluation"])
-    _save(settings, user)
+    save_as(settings, user)
     return settings
 
 
@@ -301,10 +283,10 @@ def cost_input_save(*, user, candidate: Candidate, expected_version: int | None,
     unknown = set(values) - set(INPUT_FIELDS)
     if unknown:
         raise ValidationError({k: _("This field cannot be set here.") for k in unknown})
-    data = _versioned(CostInput, {"candidate": candidate}, expected_version)
+    data = lock_or_new(CostInput, expected_version=expected_version, candidate=candidate)
     for name, value in values.items():
         setattr(data, name, value)
     bump(data)
     data.full_clean(exclude=["candidate"])
-    _save(data, user)
+    save_as(data, user)
     return data
