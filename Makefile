@@ -9,21 +9,19 @@ MANAGE := $(BIN)/python manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install install-test system-deps system-deps-test migrate messages seed \
+.PHONY: run test install install-test system-deps system-deps-test translations migrate messages seed \
 	lint format worker beat bench clean
 
-run: install
+run: install translations
 	@mkdir -p var
 	$(MANAGE) migrate --noinput
-	$(MANAGE) compilemessages --ignore=.venv -v0
 	$(MANAGE) seed
 	$(MANAGE) seed_demo_users
 	$(MANAGE) demo
 	@echo "Shortlist is at http://$(HOST):$(PORT)/ (sign in with a demo account above)."
 	$(MANAGE) runserver $(HOST):$(PORT)
 
-test: install-test
-	$(MANAGE) compilemessages --ignore=.venv -v0
+test: install-test translations
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest $(PYTEST_ARGS)
@@ -45,6 +43,11 @@ install: system-deps $(BIN)/.installed
 
 install-test: system-deps-test $(BIN)/.installed
 
+# Compiled catalogs (*.mo) are build output, not in git: every command that serves pages or
+# renders reports compiles them first, so a fresh clone never prints an English "Chinese" report.
+translations: $(BIN)/.installed
+	$(MANAGE) compilemessages --ignore=.venv -v0
+
 migrate: install
 	$(MANAGE) migrate --noinput
 
@@ -64,14 +67,14 @@ format: $(BIN)/.installed
 	$(BIN)/ruff format .
 
 # A Celery worker for when REDIS_URL is set (without it, tasks run in-process).
-worker: install
+worker: install translations
 	$(BIN)/celery -A config worker --loglevel=INFO
 
 # Periodic jobs (fails report runs stuck past REPORT_STUCK_AFTER so they can be retried).
-beat: install
+beat: install translations
 	$(BIN)/celery -A config beat --loglevel=INFO --schedule var/celerybeat-schedule
 
-bench: install
+bench: install translations
 	$(BIN)/python bench/catalog_compare.py
 	$(BIN)/python bench/report_render.py --skip-naive
 

@@ -547,7 +547,10 @@ def main() -> None:
     from django.db import connection
 
     from common.seeding import seed_all
+    from reports.render import missing_translations
 
+    if LANGUAGE in missing_translations():  # an English-headed "Chinese" report measures less
+        sys.exit("No compiled zh-hans catalog: run `make translations` (make bench does) first.")
     for name in ("celery", "kombu"):  # one "task succeeded" line per render otherwise
         logging.getLogger(name).setLevel(logging.ERROR)
     assert settings.CELERY_TASK_ALWAYS_EAGER, "report tasks must run in-process here"
@@ -632,6 +635,13 @@ def main() -> None:
         row("  on CPU time (x)", f"{naive_timer.cpu / e2e_cpu:.1f}")
         row("  font subsetting alone (x)", f"{naive_subset / subset:.1f}")
         row("  naive PDF size (bytes)", f"{naive_run.pdf_size:,}")
+        # The naive stack costs about this run plus the subsetting difference, so 10× needs an
+        # end to end of at most (fontTools − HarfBuzz subsetting) / 9, whatever else is tuned.
+        bound = (naive_subset - subset) / (TARGET_SPEEDUP - 1)
+        per_page = base / run.pages
+        row(f"  end to end needed for {TARGET_SPEEDUP:.0f}× (s)", f"≤ {bound:.2f}")
+        row("  floor per page (s)", f"{per_page:.3f}")
+        row(f"  pages that fit {TARGET_SPEEDUP:.0f}× at that rate", f"≈ {bound / per_page:.0f}")
     else:
         row("naive stack: end to end with fontTools (s)", "skipped")
     row("peak RSS of the rendering process (MB)", f"{rss_mb:.0f}")

@@ -51,3 +51,15 @@ def check_font_subsetting(**kwargs):
             "WeasyPrint cannot load libharfbuzz-subset (HarfBuzz ≥ 4.1): reports would fall back "
             "to fontTools and render many times slower. Install Debian's libharfbuzz-subset0."
         )
+
+
+@worker_init.connect
+def check_translations(**kwargs):
+    """Refuse to start a worker that would print Chinese reports with English headings."""
+    from .render import missing_translations
+
+    if missing := missing_translations():
+        raise RuntimeError(
+            f"No compiled translations for {', '.join(missing)}: reports in that language would "
+            "come out in English. Run `python manage.py compilemessages` (make worker does)."
+        )

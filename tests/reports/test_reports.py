@@ -4,6 +4,7 @@ import io
 from datetime import timedelta
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
@@ -13,7 +14,8 @@ from evaluations.models import MemberRole
 from reports import services
 from reports.fetcher import BASE_URL, FetchRefused, SafeURLFetcher
 from reports.models import ReportRun, RunStatus
-from reports.render import harfbuzz_subsetting_available, render_pdf
+from reports.render import harfbuzz_subsetting_available, missing_translations, render_pdf
+from reports.tasks import check_translations
 from tests.factories import add_candidates, answer_all
 
 pytestmark = pytest.mark.django_db
@@ -60,6 +62,19 @@ def test_fetcher_allows_only_bundled_assets_and_data():
 def test_harfbuzz_subsetting_is_available():
     # make test installs libharfbuzz-subset0; without it Chinese reports render far slower.
     assert harfbuzz_subsetting_available()
+
+
+def test_translations_are_compiled_and_their_absence_is_refused(filled, tmp_path, settings):
+    # make test compiles them, as make run/worker/bench do: the real catalog is found.
+    assert missing_translations() == []
+    settings.LOCALE_PATHS = [tmp_path]  # a fresh clone before compilemessages
+    assert missing_translations() == ["zh-hans"]
+    with pytest.raises(RuntimeError, match="compilemessages"):
+        check_translations()  # the worker refuses to start
+    with pytest.raises(CommandError, match="compilemessages"):
+        out = tmp_path / "x.pdf"
+        call_command("render_report", filled.pk, "--language", "zh-hans", "--output", str(out))
+    assert not out.exists()
 
 
 def test_request_renders_a_pdf_with_the_snapshot_hash(client, filled, people, settings):

@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from evaluations.models import Evaluation
-from reports.render import render_pdf
+from reports.render import missing_translations, render_pdf
 from reports.snapshot import build_snapshot, snapshot_sha256
 
 
@@ -25,6 +25,11 @@ class Command(BaseCommand):
         evaluation = Evaluation.objects.filter(pk=options["evaluation"]).first()
         if evaluation is None:
             raise CommandError(f"There is no evaluation {options['evaluation']}.")
+        if options["language"] in missing_translations():
+            raise CommandError(
+                f"No compiled translations for {options['language']}: run "
+                "`python manage.py compilemessages` first."
+            )
         snapshot = build_snapshot(
             evaluation, language=options["language"], generated_at=timezone.now().isoformat()
         )
