@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Exists, OuterRef, Prefetch
 
 from evaluations.models import Candidate, CandidateStatus, Evaluation
 
@@ -57,8 +57,9 @@ class Scorecard:
     candidates: list[Candidate]
     groups: list[GroupBlock]
     plan: scoring.Plan
-    cell_values: dict[tuple[str, str], Decimal | None]
+    cell_values: dict[tuple[str, str], Decimal | None]  # what totals count, as the viewer may
     reviewer_scores: dict[tuple[str, str], list[Decimal]]
+    hidden_cells: int = 0  # cells left out of the totals until the viewer submits their own
 
     @property
     def cases(self) -> list[PlanCase]:
@@ -69,7 +70,9 @@ class Scorecard:
 
     @property
     def open_disagreements(self) -> list[Cell]:
-        return [c for c in self.cells() if c.disagreement and c.consensus is None]
+        return [
+            c for c in self.cells() if c.disagreement and c.consensus is None and c.can_see_others
+        ]
 
     @property
     def missing_cells(self) -> list[Cell]:
@@ -121,6 +124,7 @@ def scorecard(evaluation: Evaluation, user, *, see_all: bool | None = None) -> S
     blocks = {g.group_id: GroupBlock(g) for g in groups}
     cell_values: dict[tuple[str, str], Decimal | None] = {}
     reviewer_scores: dict[tuple[str, str], list[Decimal]] = {}
+    hidden_cells = 0
     for case in cases:
         block = blocks.get(case.group_id)
         if block is None:
@@ -136,8 +140,12 @@ def scorecard(evaluation: Evaluation, user, *, see_all: bool | None = None) -> S
             agreed = consensus.get((case.pk, candidate.pk))
             value = scoring.cell_value(values, agreed.score if agreed else None)
             key = (str(case.pk), str(candidate.pk))
-            cell_values[key] = value
-            reviewer_scores[key] = values
+            hidden = not may_see and bool(others)
+            # Blind totals too: a cell whose scores I may not see yet counts as missing in the
+            # totals, agreement and robustness I am shown, or they would give the scores away.
+            cell_values[key] = None if hidden else value
+            reviewer_scores[key] = [] if hidden else values
+            hidden_cells += hidden
             row.cells.append(
                 Cell(
                     case=case,
@@ -160,7 +168,37 @@ def scorecard(evaluation: Evaluation, user, *, see_all: bool | None = None) -> S
         ],
     )
     return Scorecard(
-        evaluation, candidates, list(blocks.values()), plan, cell_values, reviewer_scores
+        evaluation,
+        candidates,
+        list(blocks.values()),
+        plan,
+        cell_values,
+        reviewer_scores,
+        hidden_cells,
+    )
+
+
+def hidden_cell_count(evaluation: Evaluation, user) -> int:
+    """Cells of the scorecard that `user` sees as hidden (others submitted, they have not), in
+    one query: what `scorecard(...).hidden_cells` counts for a user without see_all."""
+    mine = Score.objects.filter(
+        case=OuterRef("case"),
+        candidate=OuterRef("candidate"),
+        reviewer=user,
+        submitted_at__isnull=False,
+    )
+    return (
+        Score.objects.filter(
+            case__evaluation=evaluation,
+            candidate__status=CandidateStatus.SHORTLISTED,
+            submitted_at__isnull=False,
+            score__isnull=False,
+        )
+        .exclude(reviewer=user)
+        .exclude(Exists(mine))
+        .values("case", "candidate")
+        .distinct()
+        .count()
     )
 
 
@@ -175,12 +213,12 @@ class Results:
     agreement: float | None
 
 
-def results(evaluation: Evaluation, user) -> Results:
+def results(evaluation: Evaluation, user, *, see_all: bool | None = None) -> Results:
     """Scenario fit, robustness and agreement, from the scores the user may see in full.
 
-    Totals count only submitted scores and consensus, which every member may know once the
-    cells are scored; blind scoring hides who gave what, not the aggregate."""
-    card = scorecard(evaluation, user, see_all=True)
+    Totals count only submitted scores and consensus. Scoring stays blind here too: for a
+    reviewer, cells scored by others but not yet by them count as missing (see `scorecard`)."""
+    card = scorecard(evaluation, user, see_all=see_all)
     keys = [str(c.pk) for c in card.candidates]
     overall = {c.pk: card.overall(c) for c in card.candidates}
     profiles = list(ScenarioProfile.objects.prefetch_related(Prefetch("weights")).select_related())

@@ -24,6 +24,11 @@ HIDDEN_HELP = (
     "Null while other reviewers' submitted scores for this cell are hidden from you (submit "
     "your own first), or while the cell has no submitted score."
 )
+HIDDEN_CELLS_HELP = (
+    "Cells other reviewers have scored but you have not: they count as missing in every total "
+    "and figure you are shown until you submit your own score for them (always 0 for the "
+    "owner and viewers)."
+)
 CANDIDATE_FIELDS = ("candidate", "candidates", "candidate_id")
 
 
@@ -379,6 +384,7 @@ class ScorecardSerializer(serializers.Serializer):
     groups = PlanGroupSerializer(many=True)
     cases = ScorecardCaseSerializer(many=True)
     candidates = ScorecardCandidateSerializer(many=True, help_text="Shortlisted candidates.")
+    hidden_cells = serializers.IntegerField(help_text=HIDDEN_CELLS_HELP)
     cells = CellSerializer(many=True)
 
 
@@ -489,6 +495,7 @@ class AgreementSerializer(serializers.Serializer):
 
 class ResultsSerializer(serializers.Serializer):
     candidates = ScorecardCandidateSerializer(many=True)
+    hidden_cells = serializers.IntegerField(help_text=HIDDEN_CELLS_HELP)
     profiles = ProfileFitSerializer(many=True, help_text="Scenario fit per profile.")
     sensitivity = SensitivitySerializer()
     win_shares = WinShareSerializer(many=True)

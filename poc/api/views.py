@@ -326,6 +326,7 @@ class ScorecardView(PocView):
             "groups": [block.plan_group for block in card.groups],
             "cases": card.cases,
             "candidates": _totals(card),
+            "hidden_cells": card.hidden_cells,
             "cells": card.cells(),
         }
         return Response(self.out(s.ScorecardSerializer, body))
@@ -590,6 +591,7 @@ class ResultsView(PocView):
         sens = res.sensitivity
         body = {
             "candidates": _totals(res.card, res.overall),
+            "hidden_cells": res.card.hidden_cells,
             "profiles": [
                 {
                     "key": profile.key,

@@ -11,8 +11,9 @@ import openpyxl
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
-from django.test import override_settings
+from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -369,6 +370,40 @@ def test_scores_and_evidence_are_blind_until_i_submit(evaluation, owner, people,
         assert draft["others"] == [] and draft["value"] is None
         assert download(user, evaluation, draft_evidence["id"]).status_code == 404
     assert scorecard_cell(r1, evaluation, case, poc["volcano"])["mine"]["score"] == "2.0"
+
+
+def test_totals_and_results_are_blind_too(evaluation, owner, people, poc):
+    """A total over one scored cell would give that score away: until I submit my own score
+    for a cell, it counts as missing in every total and figure I am shown."""
+    case, slurm, r1, r2 = poc["case"], poc["slurm"], poc["r1"], poc["r2"]
+    put_score(r1, evaluation, case, slurm, score="4", submit=True)
+
+    def slurm_overall(user, path):
+        body = client_for(user).get(url(evaluation, path)).json()
+        (total,) = [c for c in body["candidates"] if c["id"] == slurm.pk]
+        return body["hidden_cells"], total["overall"]
+
+    for path in ("scorecard/", "results/"):
+        assert slurm_overall(owner, path)[0] == 0
+        assert slurm_overall(owner, path)[1]["score"] == "4.00"
+        assert slurm_overall(people[MemberRole.VIEWER], path)[1]["score"] == "4.00"
+        hidden, overall = slurm_overall(r2, path)
+        assert hidden == 1 and overall["score"] is None and overall["completeness"] == "0.000"
+
+    def results_page(user) -> str:
+        browser = Client()
+        browser.force_login(user)
+        page = browser.get(reverse("poc:results", kwargs={"pk": evaluation.pk}))
+        assert page.status_code == 200
+        return page.content.decode()
+
+    assert "4.00" in results_page(owner) and 'data-testid="hidden-cells"' not in results_page(owner)
+    html = results_page(r2)
+    assert 'data-testid="hidden-cells"' in html and "4.00" not in html
+
+    put_score(r2, evaluation, case, slurm, score="5", submit=True)
+    hidden, overall = slurm_overall(r2, "results/")
+    assert hidden == 0 and overall["score"] == "4.50"
 
 
 def test_an_editor_is_blind_like_a_reviewer(evaluation, people, poc):
