@@ -28,6 +28,9 @@ class ReportRun(models.Model):
     progress = models.PositiveSmallIntegerField(_("progress"), default=0)
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     error = models.TextField(_("error"), blank=True)
+    sections = models.JSONField(
+        _("sections"), default=list, help_text=_("The sections printed after the cover.")
+    )
     snapshot = models.JSONField(_("snapshot"))
     snapshot_sha256 = models.CharField(_("snapshot SHA-256"), max_length=64)
     pdf = models.FileField(upload_to="reports/%Y/%m/", blank=True)
@@ -50,6 +53,18 @@ class ReportRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.evaluation} · {self.language} · {self.get_status_display()}"
+
+    @property
+    def section_labels(self) -> list[str]:
+        from .sections import labels
+
+        return labels(self.sections)
+
+    @property
+    def complete(self) -> bool:
+        from .sections import ALL
+
+        return list(self.sections) == ALL
 
     @property
     def finished(self) -> bool:

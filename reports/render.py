@@ -9,14 +9,26 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from .fetcher import BASE_URL, STATIC_PREFIX, SafeURLFetcher
+from .sections import ALL as ALL_SECTIONS
+from .sections import labels as section_labels
 
 
 def report_html(snapshot: dict, sha256: str, language: str, *, for_pdf: bool) -> str:
     css = (BASE_URL if for_pdf else STATIC_PREFIX) + "reports/report.css"
+    # Snapshots from before sections could be chosen have no list: they printed them all.
+    sections = snapshot.get("sections", ALL_SECTIONS)
     with translation.override(language):
         return render_to_string(
             "reports/report.html",
-            {"snapshot": snapshot, "sha256": sha256, "language": language, "css": css},
+            {
+                "snapshot": snapshot,
+                "sha256": sha256,
+                "language": language,
+                "css": css,
+                "sections": sections,
+                "all_sections": list(sections) == ALL_SECTIONS,
+                "section_labels": section_labels(sections),
+            },
         )
 
 

@@ -11,12 +11,15 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from common.exceptions import Forbidden
 from evaluations.models import Evaluation
+from poc.selectors import hidden_cell_count
 
 from .models import ReportRun, RunStatus
 from .render import render_pdf
+from .sections import WITH_SCORES, clean_sections
 from .snapshot import build_snapshot, snapshot_sha256
 
 log = logging.getLogger(__name__)
@@ -38,24 +41,59 @@ def report_enqueue(run_id: int) -> bool:
     return True
 
 
-def report_request(*, user, evaluation: Evaluation, language: str) -> tuple[ReportRun, bool]:
+def scores_hidden_from(user, evaluation: Evaluation) -> int:
+    """How many POC cells others have scored that `user` may not see yet (blind scoring)."""
+    if user.has_perm("poc.see_all_scores", evaluation):
+        return 0
+    return hidden_cell_count(evaluation, user)
+
+
+def may_read(user, evaluation: Evaluation, sections) -> bool:
+    """Reports follow blind scoring: one that prints scores (or figures made from them) is
+    closed to a reviewer until they have submitted their own score for every cell others have
+    scored. Membership itself is checked by the views (404 for everyone else)."""
+    return not (WITH_SCORES & set(sections)) or not scores_hidden_from(user, evaluation)
+
+
+def blind_message(user, evaluation: Evaluation) -> str:
+    n = scores_hidden_from(user, evaluation)
+    return ngettext(
+        "Reports with POC scores open once you have submitted your own scores: %(n)d cell "
+        "others have scored is still hidden from you. Leave out the executive summary, the POC "
+        "scorecard and decision robustness to get a report now.",
+        "Reports with POC scores open once you have submitted your own scores: %(n)d cells "
+        "others have scored are still hidden from you. Leave out the executive summary, the POC "
+        "scorecard and decision robustness to get a report now.",
+        n,
+    ) % {"n": n}
+
+
+def report_request(
+    *, user, evaluation: Evaluation, language: str, sections: list[str] | None = None
+) -> tuple[ReportRun, bool]:
     """Freeze the evaluation's data into a run and send it to the worker after commit.
 
-    Returns the run and whether it could be enqueued right away."""
+    `sections`: the parts to print after the cover (None: all). Returns the run and whether it
+    could be enqueued right away."""
     if not user.has_perm("evaluations.view_evaluation", evaluation):
         raise Forbidden(_("Only members can request reports."))
     if language not in dict(settings.LANGUAGES):
         raise ValidationError({"language": _("Choose English or Chinese.")})
+    sections = clean_sections(sections)
+    if not may_read(user, evaluation, sections):
+        raise ValidationError({"sections": blind_message(user, evaluation)})
     with transaction.atomic():
         snapshot = build_snapshot(
             evaluation,
             language=language,
             generated_at=timezone.localtime().replace(microsecond=0).isoformat(),
+            sections=sections,
         )
         run = ReportRun.objects.create(
             evaluation=evaluation,
             requested_by=user,
             language=language,
+            sections=sections,
             snapshot=snapshot,
             snapshot_sha256=snapshot_sha256(snapshot),
         )

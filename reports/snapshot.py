@@ -39,7 +39,9 @@ from poc.selectors import Results, results
 from responsibility import checks
 from responsibility.selectors import evaluation_costs, evaluation_matrices, parties_for
 
-SCHEMA_VERSION = 1
+from .sections import ALL as ALL_SECTIONS
+
+SCHEMA_VERSION = 2  # 2: the chosen sections are part of the snapshot
 HISTORY_LIMIT = 50
 SCORE_QUANTUM = Decimal("0.01")
 PERCENT_QUANTUM = Decimal("0.1")
@@ -710,8 +712,13 @@ def _test_cases(res: Results) -> list[dict]:
 # --- entry points ----------------------------------------------------------------------------
 
 
-def build_snapshot(evaluation: Evaluation, *, language: str, generated_at: str) -> dict:
+def build_snapshot(
+    evaluation: Evaluation, *, language: str, generated_at: str, sections: list[str] | None = None
+) -> dict:
     """Everything one report shows, in `language`, as plain JSON values.
+
+    `sections` (default: all, in report order) says which parts the report prints after the
+    cover; it is sealed with the data, so the SHA-256 also covers what was left out.
 
     Reads with the owner's view of the POC: every submitted score and consensus, never drafts.
     Sections without data (no plan, no costs) are present with empty contents.
@@ -724,12 +731,13 @@ def build_snapshot(evaluation: Evaluation, *, language: str, generated_at: str) 
         data = evaluation_data(evaluation)
         members = list(evaluation.memberships.select_related("user").order_by("added_at", "pk"))
         owner = next((m.user for m in members if m.role == MemberRole.OWNER), None)
-        res = results(evaluation, owner or data.evaluation.created_by)
+        res = results(evaluation, owner or data.evaluation.created_by, see_all=True)
         scenario_fit = _scenario_fit(res)
         candidates, capabilities, sources = _catalog(data)
         matrices = evaluation_matrices(evaluation)  # shared by the matrix and cost sections
         snapshot = {
             "version": SCHEMA_VERSION,
+            "sections": list(ALL_SECTIONS) if sections is None else list(sections),
             "meta": _meta(data, members, language, generated_at),
             "summary": _summary(data, scenario_fit),
             "types": _types(data),

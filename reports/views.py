@@ -16,7 +16,7 @@ from django.views import View
 from common.exceptions import Forbidden
 from evaluations.views import EvaluationMixin
 
-from . import services
+from . import sections, services
 from .models import ReportRun
 from .render import report_html
 from .snapshot import build_snapshot, snapshot_sha256
@@ -30,12 +30,20 @@ class ReportListView(EvaluationMixin, View):
 
     def get(self, request, pk):
         runs = list(self.evaluation.report_runs.select_related("requested_by"))
+        hidden = services.scores_hidden_from(request.user, self.evaluation)
+        for run in runs:  # blind scoring: reports that print scores wait for my own
+            run.locked = bool(hidden and sections.WITH_SCORES & set(run.sections))
         template = "reports/partials/runs.html" if request.htmx else "reports/report_list.html"
         return self.render(
             template,
             runs=runs,
             polling=any(not r.finished for r in runs),
             report_languages=settings.LANGUAGES,
+            report_sections=[
+                (key, label, not (hidden and key in sections.WITH_SCORES))
+                for key, label in sections.SECTIONS
+            ],
+            blind_message=services.blind_message(request.user, self.evaluation) if hidden else "",
         )
 
     def post(self, request, pk):
@@ -50,6 +58,7 @@ class ReportListView(EvaluationMixin, View):
                     user=request.user,
                     evaluation=self.evaluation,
                     language=request.POST.get("language", ""),
+                    sections=chosen_sections(request.POST),
                 )
         except Forbidden as exc:
             raise PermissionDenied(exc.message) from exc
@@ -69,11 +78,21 @@ class ReportListView(EvaluationMixin, View):
         return redirect("reports:report_list", pk=pk)
 
 
+def chosen_sections(data) -> list[str] | None:
+    """The report form sends `choose_sections` with its checkboxes, so ticking none is an
+    error rather than "all"; a client that sends neither gets every section."""
+    if "sections" in data or "choose_sections" in data:
+        return data.getlist("sections")
+    return None
+
+
 class ReportDownloadView(EvaluationMixin, View):
     def get(self, request, pk, run_id):
         run = get_object_or_404(ReportRun, pk=run_id, evaluation=self.evaluation)
         if not run.pdf:
             raise Http404
+        if not services.may_read(request.user, self.evaluation, run.sections):
+            raise PermissionDenied(services.blind_message(request.user, self.evaluation))
         response = FileResponse(
             run.pdf.open("rb"),
             as_attachment=True,
@@ -91,8 +110,17 @@ class ReportPreviewView(EvaluationMixin, View):
         language = request.GET.get("language") or request.LANGUAGE_CODE
         if language not in dict(settings.LANGUAGES):
             language = settings.LANGUAGE_CODE
+        try:
+            chosen = sections.clean_sections(chosen_sections(request.GET))
+        except ValidationError as exc:
+            return HttpResponse(" ".join(exc.messages), status=400, content_type="text/plain")
+        if not services.may_read(request.user, self.evaluation, chosen):
+            raise PermissionDenied(services.blind_message(request.user, self.evaluation))
         snapshot = build_snapshot(
-            self.evaluation, language=language, generated_at=timezone.now().isoformat()
+            self.evaluation,
+            language=language,
+            generated_at=timezone.now().isoformat(),
+            sections=chosen,
         )
         html = report_html(snapshot, snapshot_sha256(snapshot), language, for_pdf=False)
         return HttpResponse(html)

@@ -10,13 +10,17 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
+from common import roles
 from evaluations.models import MemberRole
+from poc import services as poc_services
 from reports import services
 from reports.fetcher import BASE_URL, FetchRefused, SafeURLFetcher
 from reports.models import ReportRun, RunStatus
 from reports.render import harfbuzz_subsetting_available, missing_translations, render_pdf
+from reports.sections import ALL as ALL_SECTIONS
 from reports.tasks import check_translations
-from tests.factories import add_candidates, answer_all
+from tests.conftest import make_user
+from tests.factories import add_candidates, add_member, answer_all
 
 pytestmark = pytest.mark.django_db
 
@@ -212,3 +216,106 @@ def test_worker_renders_reports(seeded, celery_worker, owner, django_capture_on_
     text = pdf_text(run.pdf.read())
     assert "Worker-rendered evaluation" in text and "Slurm" in text
     assert run.snapshot_sha256 in text.replace("\n", "")
+
+
+# --- sections ---------------------------------------------------------------------------------
+
+
+def report_page(evaluation) -> str:
+    return reverse("reports:report_list", kwargs={"pk": evaluation.pk})
+
+
+def test_a_report_prints_only_the_chosen_sections(client, filled, owner):
+    client.force_login(owner)
+    form = {"language": "en", "choose_sections": "1", "sections": ["costs", "questions"]}
+    assert client.post(report_page(filled), form).status_code == 302
+    run = ReportRun.objects.get(evaluation=filled)
+    assert run.sections == ["questions", "costs"]  # report order, whatever the form order
+    assert run.snapshot["sections"] == run.sections  # sealed with the data
+    text = pdf_text(render_pdf(run.snapshot, run.snapshot_sha256, run.language).content)
+    assert "Five questions before procurement" in text and "Cost of ownership" in text
+    for left_out in ("Executive summary", "Responsibility matrices", "POC scorecard", "Appendix"):
+        assert left_out not in text
+    assert "Sections" in text and filled.title in text  # the cover says what it holds
+
+    listing = client.get(report_page(filled)).content.decode()
+    assert "Five questions before procurement, Cost of ownership" in listing
+
+
+def test_without_a_choice_a_report_has_every_section(filled, owner):
+    run, _sent = services.report_request(user=owner, evaluation=filled, language="en")
+    assert run.sections == ALL_SECTIONS and run.complete
+
+
+@pytest.mark.parametrize(
+    "chosen, message",
+    [([], "Choose at least one section."), (["poc", "gossip"], "Unknown report section: gossip.")],
+)
+def test_bad_section_choices_are_refused_with_a_message(client, filled, owner, chosen, message):
+    client.force_login(owner)
+    form = {"language": "en", "choose_sections": "1", "sections": chosen}
+    response = client.post(report_page(filled), form, follow=True)
+    assert response.status_code == 200 and message in response.content.decode()
+    assert not ReportRun.objects.filter(evaluation=filled).exists()
+
+
+def test_reports_with_scores_follow_blind_scoring(client, filled, owner, people):
+    """A report that prints scores would show a reviewer what the scorecard hides."""
+    reviewer = people[MemberRole.REVIEWER]
+    colleague = make_user(roles.REVIEWER, username="colleague")
+    add_member(filled, colleague, MemberRole.REVIEWER)
+    poc_services.plan_init(user=owner, evaluation=filled)
+    case = filled.poc_cases.order_by("pk").first()
+    slurm = filled.candidates.get(solution__slug="slurm")
+    poc_services.score_save(
+        user=colleague, case=case, candidate=slurm, score="4", expected_version=None
+    )
+    poc_services.scores_submit(user=colleague, evaluation=filled)
+    full, _sent = services.report_request(user=owner, evaluation=filled, language="en")
+    services.report_render(full.pk)
+    download = reverse("reports:report_download", kwargs={"pk": filled.pk, "run_id": full.pk})
+    preview = reverse("reports:report_preview", kwargs={"pk": filled.pk})
+
+    client.force_login(reviewer)
+    listing = client.get(report_page(filled)).content.decode()
+    assert 'data-testid="reports-blind"' in listing and f'data-testid="locked-{full.pk}"' in listing
+    assert 'data-testid="section-poc"' in listing and 'value="poc" checked' not in listing
+    assert client.get(download).status_code == 403
+    assert client.get(preview).status_code == 403
+    form = {"language": "en", "choose_sections": "1", "sections": ["poc"]}
+    refused = client.post(report_page(filled), form, follow=True).content.decode()
+    assert "open once you have submitted your own scores" in refused
+    assert ReportRun.objects.filter(requested_by=reviewer).count() == 0
+    # Without scores the report is there at once.
+    form["sections"] = ["questions", "matrices"]
+    assert client.post(report_page(filled), form).status_code == 302
+    assert client.get(f"{preview}?sections=questions").status_code == 200
+
+    # The viewer (procurement) and the owner see every score anyway.
+    for user in (owner, people[MemberRole.VIEWER]):
+        client.force_login(user)
+        assert client.get(download).status_code == 200
+
+    # Once the reviewer has scored that cell too, the full report opens for them.
+    poc_services.score_save(
+        user=reviewer, case=case, candidate=slurm, score="2", expected_version=None
+    )
+    poc_services.scores_submit(user=reviewer, evaluation=filled)
+    client.force_login(reviewer)
+    assert client.get(download).status_code == 200
+    assert f'data-testid="locked-{full.pk}"' not in client.get(report_page(filled)).content.decode()
+
+
+def test_render_report_writes_a_pdf_for_operators(filled, tmp_path):
+    out = tmp_path / "report.pdf"
+    call_command(
+        "render_report", filled.pk, "--language", "en", "--output", str(out), "--sections",
+        "questions",
+    )  # fmt: skip
+    text = pdf_text(out.read_bytes())
+    assert filled.title in text and "Five questions before procurement" in text
+    assert "POC scorecard" not in text
+    with pytest.raises(CommandError, match="Unknown report section: gossip"):
+        call_command("render_report", filled.pk, "--output", str(out), "--sections", "gossip")
+    with pytest.raises(CommandError, match="There is no evaluation"):
+        call_command("render_report", 999999, "--output", str(out))

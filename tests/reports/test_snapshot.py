@@ -7,15 +7,14 @@ from decimal import Decimal
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
-from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
-from django.utils.translation import override
 
 from common import roles
 from evaluations import services as evaluation_services
 from evaluations.models import FiveQuestion, MemberRole
 from poc import services as poc_services
+from reports.render import report_html
 from reports.snapshot import build_snapshot, snapshot_json, snapshot_sha256
 from responsibility import services as responsibility_services
 from tests.conftest import make_user
@@ -120,16 +119,7 @@ def full(evaluation, owner, reviewers):
 
 
 def render(snapshot, language):
-    with override(language):
-        return render_to_string(
-            "reports/report.html",
-            {
-                "snapshot": snapshot,
-                "sha256": snapshot_sha256(snapshot),
-                "language": language,
-                "css": CSS,
-            },
-        )
+    return report_html(snapshot, snapshot_sha256(snapshot), language, for_pdf=False)
 
 
 def test_snapshot_is_plain_json_and_deterministic(full):

@@ -1,11 +1,14 @@
 from pathlib import Path
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from evaluations.models import Evaluation
 from reports.render import missing_translations, render_pdf
+from reports.sections import ALL as ALL_SECTIONS
+from reports.sections import clean_sections
 from reports.snapshot import build_snapshot, snapshot_sha256
 
 
@@ -20,6 +23,11 @@ class Command(BaseCommand):
             choices=[c for c, _n in settings.LANGUAGES],
         )
         parser.add_argument("--output", type=Path, required=True, help="Where to write the PDF.")
+        parser.add_argument(
+            "--sections",
+            help=f"Comma-separated sections to print after the cover (default: all): "
+            f"{', '.join(ALL_SECTIONS)}.",
+        )
 
     def handle(self, *args, **options):
         evaluation = Evaluation.objects.filter(pk=options["evaluation"]).first()
@@ -30,8 +38,18 @@ class Command(BaseCommand):
                 f"No compiled translations for {options['language']}: run "
                 "`python manage.py compilemessages` first."
             )
+        chosen = None
+        if options["sections"] is not None:
+            chosen = [key.strip() for key in options["sections"].split(",") if key.strip()]
+        try:
+            chosen = clean_sections(chosen)
+        except ValidationError as exc:
+            raise CommandError(" ".join(exc.messages)) from exc
         snapshot = build_snapshot(
-            evaluation, language=options["language"], generated_at=timezone.now().isoformat()
+            evaluation,
+            language=options["language"],
+            generated_at=timezone.now().isoformat(),
+            sections=chosen,
         )
         pdf = render_pdf(snapshot, snapshot_sha256(snapshot), options["language"])
         options["output"].write_bytes(pdf.content)
