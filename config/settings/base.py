@@ -160,8 +160,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     **CELERY_BROKER_TRANSPORT_OPTIONS,
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=REPORT_TIME_LIMIT * 4),
 }
+# Stored files no row refers to (a rolled-back upload, a killed worker) are deleted once they
+# are older than this many seconds: long enough for any transaction still writing them.
+FILE_SWEEP_GRACE = env.int("FILE_SWEEP_GRACE", default=3600)
 CELERY_BEAT_SCHEDULE = {
     "reports-fail-stuck-runs": {"task": "reports.fail_stuck_runs", "schedule": 300.0},
+    "sweep-orphan-files": {"task": "common.sweep_orphan_files", "schedule": 3600.0},
 }
 
 LOGGING = {
