@@ -15,6 +15,7 @@ from evaluations import services as evaluation_services
 from evaluations.models import FiveQuestion, MemberRole
 from poc import services as poc_services
 from reports.render import report_html
+from reports.sections import ALL as ALL_SECTIONS
 from reports.snapshot import build_snapshot, snapshot_json, snapshot_sha256
 from responsibility import services as responsibility_services
 from tests.conftest import make_user
@@ -26,19 +27,7 @@ GENERATED = "2027-03-01T09:00:00+08:00"
 IMG = '<img src="http://127.0.0.1:6379/">'
 LINK = '<link rel="attachment" href="file:///etc/passwd">'
 HOSTILE = f"Ask ops first {IMG} {LINK}"
-SECTIONS = [
-    "cover",
-    "summary",
-    "types",
-    "candidates",
-    "questions",
-    "matrices",
-    "poc",
-    "costs",
-    "reminders",
-    "robustness",
-    "appendix",
-]
+SECTIONS = ["cover", *ALL_SECTIONS]  # the order the report prints them in
 CSS = "/static/reports/report.css"
 
 
