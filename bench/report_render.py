@@ -546,8 +546,8 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
+    from common.i18n import missing_translations
     from common.seeding import seed_all
-    from reports.render import missing_translations
 
     if LANGUAGE in missing_translations():  # an English-headed "Chinese" report measures less
         sys.exit("No compiled zh-hans catalog: run `make translations` (make bench does) first.")

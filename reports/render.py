@@ -62,23 +62,3 @@ def harfbuzz_subsetting_available() -> bool:
     from weasyprint.text.ffi import harfbuzz, harfbuzz_subset
 
     return bool(harfbuzz_subset) and bool(harfbuzz.hb_version_atleast(4, 1, 0))
-
-
-def missing_translations() -> list[str]:
-    """Languages offered for reports whose compiled catalog (django.mo) cannot be found.
-
-    The catalogs are build output (`manage.py compilemessages`); without them a Chinese report
-    silently comes out with English headings, so workers and scripts check before rendering."""
-    import gettext
-
-    from django.conf import settings
-    from django.utils.translation import to_locale
-
-    missing = []
-    for code, _name in settings.LANGUAGES:
-        if code.startswith("en"):
-            continue  # the source language needs no catalog
-        locale = to_locale(code)
-        if not any(gettext.find("django", str(p), [locale]) for p in settings.LOCALE_PATHS):
-            missing.append(code)
-    return missing

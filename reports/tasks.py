@@ -56,7 +56,7 @@ def check_font_subsetting(**kwargs):
 @worker_init.connect
 def check_translations(**kwargs):
     """Refuse to start a worker that would print Chinese reports with English headings."""
-    from .render import missing_translations
+    from common.i18n import missing_translations
 
     if missing := missing_translations():
         raise RuntimeError(

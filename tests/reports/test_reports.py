@@ -11,12 +11,13 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from common import roles
+from common.i18n import missing_translations
 from evaluations.models import MemberRole
 from poc import services as poc_services
 from reports import services
 from reports.fetcher import BASE_URL, FetchRefused, SafeURLFetcher
 from reports.models import ReportRun, RunStatus
-from reports.render import harfbuzz_subsetting_available, missing_translations, render_pdf
+from reports.render import harfbuzz_subsetting_available, render_pdf
 from reports.sections import ALL as ALL_SECTIONS
 from reports.tasks import check_translations
 from tests.conftest import make_user

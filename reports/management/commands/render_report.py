@@ -5,8 +5,9 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
+from common.i18n import missing_translations
 from evaluations.models import Evaluation
-from reports.render import missing_translations, render_pdf
+from reports.render import render_pdf
 from reports.sections import ALL as ALL_SECTIONS
 from reports.sections import clean_sections
 from reports.snapshot import build_snapshot, snapshot_sha256
