@@ -21,9 +21,10 @@ SECTIONS = [
 ]
 ALL = [key for key, _label in SECTIONS]
 
-# Sections that print POC scores or figures computed from them (scenario fit, totals,
-# robustness): blind scoring keeps them from reviewers who have not submitted their own.
-WITH_SCORES = frozenset({"summary", "poc", "robustness"})
+# Sections that print POC scores, figures computed from them (scenario fit, totals, robustness)
+# or the evidence behind them (the appendix lists every file with its reviewer and cell): blind
+# scoring keeps them from reviewers who have not submitted their own.
+WITH_SCORES = frozenset({"summary", "poc", "robustness", "appendix"})
 
 
 def clean_sections(keys) -> list[str]:

@@ -60,10 +60,10 @@ def blind_message(user, evaluation: Evaluation) -> str:
     return ngettext(
         "Reports with POC scores open once you have submitted your own scores: %(n)d cell "
         "others have scored is still hidden from you. Leave out the executive summary, the POC "
-        "scorecard and decision robustness to get a report now.",
+        "scorecard, decision robustness and the appendix to get a report now.",
         "Reports with POC scores open once you have submitted your own scores: %(n)d cells "
         "others have scored are still hidden from you. Leave out the executive summary, the POC "
-        "scorecard and decision robustness to get a report now.",
+        "scorecard, decision robustness and the appendix to get a report now.",
         n,
     ) % {"n": n}
 
