@@ -4,7 +4,7 @@ import rules
 
 from common.roles import is_admin
 from evaluations.models import MemberRole
-from evaluations.rules import is_editor, is_open, is_owner, member_role
+from evaluations.rules import is_editor, is_member, is_open, is_owner, member_role
 
 
 @rules.predicate
@@ -27,7 +27,9 @@ def sees_all_scores(user, evaluation) -> bool:
 rules.add_perm("poc.change_plan", is_editor & is_open)
 rules.add_perm("poc.score", can_score & is_open)
 rules.add_perm("poc.record_consensus", is_owner & is_open)
-rules.add_perm("poc.see_all_scores", sees_all_scores)
+# Once the evaluation is sealed (decided or archived) nobody can score any more, so blindness
+# has nothing left to protect: every member sees every score, and the final report opens to all.
+rules.add_perm("poc.see_all_scores", sees_all_scores | (is_member & ~is_open))
 
 for model in ("testgroup", "testcase", "scenarioprofile", "profileweight"):
     rules.add_perm(f"poc.view_{model}", rules.is_authenticated)

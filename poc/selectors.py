@@ -2,7 +2,8 @@
 
 Blind scoring: a reviewer or editor sees other people's scores for a cell only after
 submitting their own for that cell; the owner (who arbitrates) and viewers see all submitted
-scores. Drafts are never shown to anyone but their author.
+scores, and so does every member once the evaluation is sealed (nobody can score then). Drafts
+are never shown to anyone but their author.
 """
 
 from __future__ import annotations

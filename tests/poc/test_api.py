@@ -406,6 +406,18 @@ def test_totals_and_results_are_blind_too(evaluation, owner, people, poc):
     assert hidden == 0 and overall["score"] == "4.50"
 
 
+def test_blindness_ends_when_the_evaluation_is_sealed(evaluation, owner, poc):
+    """Nobody can score a sealed evaluation, so there is nothing left to keep independent."""
+    case, slurm, r1, r2 = poc["case"], poc["slurm"], poc["r1"], poc["r2"]
+    put_score(r1, evaluation, case, slurm, score="4", submit=True)
+    assert scorecard_cell(r2, evaluation, case, slurm)["hidden_count"] == 1
+    Evaluation.objects.filter(pk=evaluation.pk).update(status=Status.DECIDED)
+    cell = scorecard_cell(r2, evaluation, case, slurm)
+    assert cell["hidden_count"] == 0 and cell["value"] == "4.00"
+    Evaluation.objects.filter(pk=evaluation.pk).update(status=Status.POC)  # reopened
+    assert scorecard_cell(r2, evaluation, case, slurm)["hidden_count"] == 1
+
+
 def test_an_editor_is_blind_like_a_reviewer(evaluation, people, poc):
     case, slurm, editor = poc["case"], poc["slurm"], people[MemberRole.EDITOR]
     put_score(poc["r1"], evaluation, case, slurm, score="5", submit=True)
