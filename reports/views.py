@@ -29,7 +29,9 @@ class ReportListView(EvaluationMixin, View):
     tab = "reports"
 
     def get(self, request, pk):
-        runs = list(self.evaluation.report_runs.select_related("requested_by"))
+        # The list polls every second while a run is going: leave the snapshots (hundreds of
+        # kilobytes each) in the database.
+        runs = list(self.evaluation.report_runs.select_related("requested_by").defer("snapshot"))
         hidden = services.scores_hidden_from(request.user, self.evaluation)
         for run in runs:  # blind scoring: reports that print scores wait for my own
             run.locked = bool(hidden and sections.WITH_SCORES & set(run.sections))

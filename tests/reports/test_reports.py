@@ -5,7 +5,9 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
@@ -322,3 +324,32 @@ def test_render_report_writes_a_pdf_for_operators(filled, tmp_path):
         call_command("render_report", filled.pk, "--output", str(out), "--sections", "gossip")
     with pytest.raises(CommandError, match="There is no evaluation"):
         call_command("render_report", 999999, "--output", str(out))
+
+
+def test_the_run_list_has_a_fixed_query_count_and_leaves_snapshots_alone(
+    client, filled, owner, django_assert_max_num_queries
+):
+    def add_runs(n):
+        for _ in range(n):
+            ReportRun.objects.create(
+                evaluation=filled,
+                requested_by=owner,
+                language="en",
+                sections=ALL_SECTIONS,
+                snapshot={"big": "x" * 100_000},
+                snapshot_sha256="0" * 64,
+            )
+
+    client.force_login(owner)
+    page = report_page(filled)
+    poll = {"HX-Request": "true"}  # what the page fetches every second while a run is going
+    client.get(page, headers=poll)  # warm caches (sessions, permissions)
+    add_runs(3)
+    with CaptureQueriesContext(connection) as few:
+        assert client.get(page, headers=poll).status_code == 200
+    add_runs(12)
+    with django_assert_max_num_queries(len(few.captured_queries)) as many:
+        response = client.get(page, headers=poll)
+    assert response.status_code == 200 and response.content.count(b"<tr data-status") == 15
+    run_queries = [q["sql"] for q in many.captured_queries if "reports_reportrun" in q["sql"]]
+    assert run_queries and not any('"snapshot"' in sql for sql in run_queries)
