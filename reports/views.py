@@ -90,7 +90,9 @@ def chosen_sections(data) -> list[str] | None:
 
 class ReportDownloadView(EvaluationMixin, View):
     def get(self, request, pk, run_id):
-        run = get_object_or_404(ReportRun, pk=run_id, evaluation=self.evaluation)
+        run = get_object_or_404(
+            ReportRun.objects.defer("snapshot"), pk=run_id, evaluation=self.evaluation
+        )
         if not run.pdf:
             raise Http404
         if not services.may_read(request.user, self.evaluation, run.sections):
