@@ -49,9 +49,10 @@ def scores_hidden_from(user, evaluation: Evaluation) -> int:
 
 
 def may_read(user, evaluation: Evaluation, sections) -> bool:
-    """Reports follow blind scoring: one that prints scores (or figures made from them) is
-    closed to a reviewer until they have submitted their own score for every cell others have
-    scored. Membership itself is checked by the views (404 for everyone else)."""
+    """Reports follow blind scoring: one that prints scores, figures made from them or the
+    evidence behind them (`sections.WITH_SCORES`) is closed to a reviewer until they have
+    submitted their own score for every cell others have scored. Membership itself is checked
+    by the views (404 for everyone else)."""
     return not (WITH_SCORES & set(sections)) or not scores_hidden_from(user, evaluation)
 
 
