@@ -1,6 +1,7 @@
 """One exception handler for the API: domain errors become 400/403/409/412 with a message."""
 
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connections
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -22,7 +23,15 @@ def _domain_body(exc: DomainError, context) -> dict:
     return body
 
 
+def _atomic_view(context) -> bool:
+    """False for views marked transaction.non_atomic_requests (report requests commit their run
+    before they hand it to the worker)."""
+    dispatch = getattr(context.get("view"), "dispatch", None)
+    return not getattr(dispatch, "_non_atomic_requests", None)
+
+
 def exception_handler(exc, context):
+    atomic = _atomic_view(context)
     if isinstance(exc, ValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
         response = Response(detail, status=status.HTTP_400_BAD_REQUEST)
@@ -31,8 +40,17 @@ def exception_handler(exc, context):
     else:
         if isinstance(exc, PermissionDenied):
             exc = exceptions.PermissionDenied()
-        return drf_exception_handler(exc, context)
+        if atomic:
+            return drf_exception_handler(exc, context)
+        # DRF marks the innermost atomic block for rollback. A non-atomic view has no block of
+        # its own (its services' blocks have already unwound), so leave any outer one alone.
+        before = {c.alias: c.needs_rollback for c in connections.all() if c.in_atomic_block}
+        response = drf_exception_handler(exc, context)
+        for alias, needs_rollback in before.items():
+            connections[alias].set_rollback(needs_rollback)
+        return response
     # As DRF does for its own errors: nothing written earlier in this request is kept. The body
     # is built first, since it may read the saved row.
-    set_rollback()
+    if atomic:
+        set_rollback()
     return response

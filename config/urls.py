@@ -32,6 +32,7 @@ urlpatterns = [
     path("api/", include("evaluations.api.urls")),
     path("api/", include("responsibility.api.urls")),
     path("api/", include("poc.api.urls")),
+    path("api/", include("reports.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -134,6 +134,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Two "status" choice sets (evaluations, report runs) get distinct names.
+    "ENUM_NAME_OVERRIDES": {
+        "EvaluationStatusEnum": "evaluations.models.Status",
+        "ReportRunStatusEnum": "reports.models.RunStatus",
+    },
 }
 
 # Celery: with REDIS_URL the tasks go to a worker; without it they run in-process.
