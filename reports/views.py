@@ -88,6 +88,18 @@ def chosen_sections(data) -> list[str] | None:
     return None
 
 
+def pdf_response(run: ReportRun) -> FileResponse:
+    """A finished run's PDF as an attachment (pages and API alike)."""
+    response = FileResponse(
+        run.pdf.open("rb"),
+        as_attachment=True,
+        filename=f"shortlist-{run.evaluation_id}-{run.language}-{run.pk}.pdf",
+        content_type="application/pdf",
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
 class ReportDownloadView(EvaluationMixin, View):
     def get(self, request, pk, run_id):
         run = get_object_or_404(
@@ -97,14 +109,7 @@ class ReportDownloadView(EvaluationMixin, View):
             raise Http404
         if not services.may_read(request.user, self.evaluation, run.sections):
             raise PermissionDenied(services.blind_message(request.user, self.evaluation))
-        response = FileResponse(
-            run.pdf.open("rb"),
-            as_attachment=True,
-            filename=f"shortlist-{self.evaluation.pk}-{run.language}-{run.pk}.pdf",
-            content_type="application/pdf",
-        )
-        response["X-Content-Type-Options"] = "nosniff"
-        return response
+        return pdf_response(run)
 
 
 class ReportPreviewView(EvaluationMixin, View):

@@ -168,3 +168,23 @@ def answer_all(candidate, user, *, assessment="yes", party="internal"):
         )
         for q in FiveQuestion.objects.filter(is_active=True)
     ]
+
+
+def submit_one_score(evaluation, owner, *, slug="slurm", score="4", username="colleague"):
+    """A new reviewer scores and submits one cell of a fresh POC plan; returns (case, candidate)
+    so tests can check what the other members may see of it."""
+    from common.roles import REVIEWER
+    from evaluations.models import MemberRole
+    from poc import services as poc_services
+    from tests.conftest import make_user
+
+    colleague = make_user(REVIEWER, username=username)
+    add_member(evaluation, colleague, MemberRole.REVIEWER)
+    poc_services.plan_init(user=owner, evaluation=evaluation)
+    case = evaluation.poc_cases.order_by("pk").first()
+    candidate = evaluation.candidates.get(solution__slug=slug)
+    poc_services.score_save(
+        user=colleague, case=case, candidate=candidate, score=score, expected_version=None
+    )
+    poc_services.scores_submit(user=colleague, evaluation=evaluation)
+    return case, candidate

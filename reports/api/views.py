@@ -6,7 +6,7 @@ a worker renders it, and reports that print scores follow blind scoring (403 wit
 from __future__ import annotations
 
 from django.db import transaction
-from django.http import FileResponse, Http404
+from django.http import Http404
 from django.utils.decorators import method_decorator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -19,6 +19,7 @@ from evaluations.api.views import READ_ERRORS, EvaluationScopedView, _errors
 from .. import services
 from ..models import ReportRun
 from ..sections import WITH_SCORES
+from ..views import pdf_response
 from . import serializers as s
 
 
@@ -121,11 +122,4 @@ class ReportPdfView(ReportView):
         evaluation = self.get_evaluation()
         if not services.may_read(request.user, evaluation, run.sections):
             raise PermissionDenied(services.blind_message(request.user, evaluation))
-        response = FileResponse(
-            run.pdf.open("rb"),
-            as_attachment=True,
-            filename=f"shortlist-{evaluation.pk}-{run.language}-{run.pk}.pdf",
-            content_type="application/pdf",
-        )
-        response["X-Content-Type-Options"] = "nosniff"
-        return response
+        return pdf_response(run)

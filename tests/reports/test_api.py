@@ -7,14 +7,11 @@ from django.core.management import call_command
 from pypdf import PdfReader
 from rest_framework.test import APIClient
 
-from common import roles
 from evaluations.models import MemberRole
-from poc import services as poc_services
 from reports import services
 from reports.models import ReportRun, RunStatus
 from reports.sections import ALL as ALL_SECTIONS
-from tests.conftest import make_user
-from tests.factories import add_candidates, add_member, answer_all
+from tests.factories import add_candidates, answer_all, submit_one_score
 
 pytestmark = pytest.mark.django_db
 
@@ -101,15 +98,7 @@ def test_outsiders_get_404_everywhere(filled, owner, people):
 
 def test_reports_with_scores_are_locked_while_cells_are_hidden(filled, owner, people):
     reviewer = people[MemberRole.REVIEWER]
-    colleague = make_user(roles.REVIEWER, username="colleague")
-    add_member(filled, colleague, MemberRole.REVIEWER)
-    poc_services.plan_init(user=owner, evaluation=filled)
-    case = filled.poc_cases.order_by("pk").first()
-    slurm = filled.candidates.get(solution__slug="slurm")
-    poc_services.score_save(
-        user=colleague, case=case, candidate=slurm, score="4", expected_version=None
-    )
-    poc_services.scores_submit(user=colleague, evaluation=filled)
+    case, slurm = submit_one_score(filled, owner)
     full, _sent = services.report_request(user=owner, evaluation=filled, language="en")
     rendered(full.pk)
 

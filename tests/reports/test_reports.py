@@ -12,7 +12,6 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
-from common import roles
 from common.i18n import missing_translations
 from evaluations.models import MemberRole
 from poc import services as poc_services
@@ -22,8 +21,7 @@ from reports.models import ReportRun, RunStatus
 from reports.render import harfbuzz_subsetting_available, render_pdf
 from reports.sections import ALL as ALL_SECTIONS
 from reports.tasks import check_translations
-from tests.conftest import make_user
-from tests.factories import add_candidates, add_member, answer_all
+from tests.factories import add_candidates, answer_all, submit_one_score
 
 pytestmark = pytest.mark.django_db
 
@@ -265,15 +263,7 @@ def test_bad_section_choices_are_refused_with_a_message(client, filled, owner, c
 def test_reports_with_scores_follow_blind_scoring(client, filled, owner, people):
     """A report that prints scores would show a reviewer what the scorecard hides."""
     reviewer = people[MemberRole.REVIEWER]
-    colleague = make_user(roles.REVIEWER, username="colleague")
-    add_member(filled, colleague, MemberRole.REVIEWER)
-    poc_services.plan_init(user=owner, evaluation=filled)
-    case = filled.poc_cases.order_by("pk").first()
-    slurm = filled.candidates.get(solution__slug="slurm")
-    poc_services.score_save(
-        user=colleague, case=case, candidate=slurm, score="4", expected_version=None
-    )
-    poc_services.scores_submit(user=colleague, evaluation=filled)
+    case, slurm = submit_one_score(filled, owner)
     full, _sent = services.report_request(user=owner, evaluation=filled, language="en")
     services.report_render(full.pk)
     download = reverse("reports:report_download", kwargs={"pk": filled.pk, "run_id": full.pk})
