@@ -12,11 +12,14 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Count, Exists, OuterRef, Prefetch
+from django.http import Http404
+from django.utils.translation import gettext as _
 
+from common.exceptions import Forbidden
 from evaluations.models import Candidate, CandidateStatus, Evaluation
 
 from . import scoring
-from .models import Consensus, PlanCase, PlanGroup, ScenarioProfile, Score
+from .models import Consensus, Evidence, PlanCase, PlanGroup, ScenarioProfile, Score
 
 
 @dataclass
@@ -201,6 +204,36 @@ def hidden_cell_count(evaluation: Evaluation, user) -> int:
         .distinct()
         .count()
     )
+
+
+def evidence_for_download(evaluation: Evaluation, user, evidence_id) -> Evidence:
+    """An evidence file `user` may download, for pages and API alike.
+
+    Blind scoring covers evidence too: my own files, or files behind a score the scorecard shows
+    me. A submitted score hidden from me is Forbidden; drafts and anything else are 404."""
+    evidence = (
+        Evidence.objects.select_related("score")
+        .filter(pk=evidence_id, score__case__evaluation=evaluation)
+        .first()
+    )
+    if evidence is None:
+        raise Http404
+    score = evidence.score
+    if score.reviewer_id == user.pk:
+        return evidence
+    cell = next(
+        (
+            c
+            for c in scorecard(evaluation, user).cells()
+            if c.case.pk == score.case_id and c.candidate.pk == score.candidate_id
+        ),
+        None,
+    )
+    if cell is None or not score.submitted:
+        raise Http404  # someone else's draft, or a cell no longer on the scorecard
+    if score.pk not in {other.pk for other in cell.visible}:
+        raise Forbidden(_("Submit your own score for this cell first."))
+    return evidence
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views import View
@@ -19,7 +19,7 @@ from . import services
 from .export import scorecard_workbook
 from .forms import ConsensusForm, CustomCaseForm, EvidenceForm, LibraryCaseForm, ScoreForm
 from .models import Evidence, Outcome, PlanCase, PlanGroup, ScenarioProfile, Score
-from .selectors import plan_cases, plan_groups, results, scorecard
+from .selectors import evidence_for_download, plan_cases, plan_groups, results, scorecard
 
 
 def _errors(exc: ValidationError) -> str:
@@ -217,39 +217,26 @@ class EvidenceView(EvaluationMixin, View):
         return redirect("poc:scorecard", pk=pk)
 
 
+def evidence_response(evidence: Evidence) -> FileResponse:
+    """An evidence file as a sandboxed attachment (pages and API alike)."""
+    response = FileResponse(
+        evidence.file.open("rb"),
+        as_attachment=True,
+        filename=evidence.original_name,
+        content_type=evidence.content_type,
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    return response
+
+
 class EvidenceDownloadView(EvaluationMixin, View):
     def get(self, request, pk, evidence_id):
-        evidence = get_object_or_404(
-            Evidence.objects.select_related("score__case"),
-            pk=evidence_id,
-            score__case__evaluation=self.evaluation,
-        )
-        # Blind scoring covers evidence too: my own files, or files behind a score the
-        # scorecard shows me. A hidden submitted score is 403; drafts and the rest 404.
-        score = evidence.score
-        if score.reviewer_id != request.user.pk:
-            card = scorecard(self.evaluation, request.user)
-            cell = next(
-                (
-                    c
-                    for c in card.cells()
-                    if c.case.pk == score.case_id and c.candidate.pk == score.candidate_id
-                ),
-                None,
-            )
-            if cell is None or not score.submitted:
-                raise Http404
-            if score.pk not in {s.pk for s in cell.visible}:
-                raise PermissionDenied(_("Submit your own score for this cell first."))
-        response = FileResponse(
-            evidence.file.open("rb"),
-            as_attachment=True,
-            filename=evidence.original_name,
-            content_type=evidence.content_type,
-        )
-        response["X-Content-Type-Options"] = "nosniff"
-        response["Content-Security-Policy"] = "default-src 'none'; sandbox"
-        return response
+        try:
+            evidence = evidence_for_download(self.evaluation, request.user, evidence_id)
+        except Forbidden as exc:
+            raise PermissionDenied(exc.message) from exc
+        return evidence_response(evidence)
 
 
 class ResultsView(EvaluationMixin, View):

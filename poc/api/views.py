@@ -22,13 +22,13 @@ import django_filters
 from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.db.models import Prefetch
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import Http404, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import NotFound
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
@@ -50,7 +50,6 @@ from .. import scoring, services
 from ..export import scorecard_workbook
 from ..models import (
     Consensus,
-    Evidence,
     PlanCase,
     PlanGroup,
     ProfileWeight,
@@ -59,7 +58,16 @@ from ..models import (
     TestCase,
     TestGroup,
 )
-from ..selectors import Cell, Scorecard, plan_cases, plan_groups, results, scorecard
+from ..selectors import (
+    Cell,
+    Scorecard,
+    evidence_for_download,
+    plan_cases,
+    plan_groups,
+    results,
+    scorecard,
+)
+from ..views import evidence_response
 from . import serializers as s
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -525,38 +533,8 @@ class EvidenceDownloadView(PocView):
         },
     )
     def get(self, request, evaluation_pk, evidence_pk):
-        evaluation = self.get_evaluation()
-        evidence = (
-            Evidence.objects.select_related("score")
-            .filter(pk=evidence_pk, score__case__evaluation=evaluation)
-            .first()
-        )
-        if evidence is None:
-            raise Http404
-        score = evidence.score
-        if score.reviewer_id != request.user.pk:
-            card = scorecard(evaluation, request.user)
-            cell = next(
-                (
-                    c
-                    for c in card.cells()
-                    if c.case.pk == score.case_id and c.candidate.pk == score.candidate_id
-                ),
-                None,
-            )
-            if cell is None or not any(other.pk == score.pk for other in cell.visible):
-                if cell is not None and cell.hidden_count and score.submitted:
-                    raise PermissionDenied(gettext("Submit your own score for this cell first."))
-                raise Http404  # someone else's draft, or a cell no longer on the scorecard
-        response = FileResponse(
-            evidence.file.open("rb"),
-            as_attachment=True,
-            filename=evidence.original_name,
-            content_type=evidence.content_type,
-        )
-        response["X-Content-Type-Options"] = "nosniff"
-        response["Content-Security-Policy"] = "default-src 'none'; sandbox"
-        return response
+        evidence = evidence_for_download(self.get_evaluation(), request.user, evidence_pk)
+        return evidence_response(evidence)
 
 
 # --- results and export ----------------------------------------------------------------------
