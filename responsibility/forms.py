@@ -26,17 +26,7 @@ class CostInputForm(forms.ModelForm):
 
     class Meta:
         model = CostInput
-        fields = [
-            "licence_per_year",
-            "vendor_services_per_year",
-            "gpu_count",
-            "gpu_hours_per_year",
-            "gpu_price_per_hour",
-            "utilisation",
-            "hardware_one_off",
-            "hardware_per_year",
-            "one_off",
-        ]
+        fields = CostInput.INPUT_FIELDS
 
 
 class WhatIfForm(forms.Form):

@@ -222,6 +222,19 @@ class CostInput(VersionedModel):
     )
     history = HistoricalRecords()
 
+    # The figures a user enters (forms, API and the service that saves them share this list).
+    INPUT_FIELDS = (
+        "licence_per_year",
+        "vendor_services_per_year",
+        "gpu_count",
+        "gpu_hours_per_year",
+        "gpu_price_per_hour",
+        "utilisation",
+        "hardware_one_off",
+        "hardware_per_year",
+        "one_off",
+    )
+
     class Meta:
         verbose_name = _("cost input")
         verbose_name_plural = _("cost inputs")

@@ -249,17 +249,6 @@ def party_add(*, user, evaluation: Evaluation, name: str, kind: str) -> Party:
 # --- costs -----------------------------------------------------------------------------------
 
 SETTINGS_FIELDS = ("years", "currency", "fte_cost_per_year")
-INPUT_FIELDS = (
-    "licence_per_year",
-    "vendor_services_per_year",
-    "gpu_count",
-    "gpu_hours_per_year",
-    "gpu_price_per_hour",
-    "utilisation",
-    "hardware_one_off",
-    "hardware_per_year",
-    "one_off",
-)
 
 
 @transaction.atomic
@@ -280,7 +269,7 @@ def cost_settings_save(*, user, evaluation: Evaluation, expected_version: int | 
 @transaction.atomic
 def cost_input_save(*, user, candidate: Candidate, expected_version: int | None, **values):
     _editable_candidate(user, candidate)
-    unknown = set(values) - set(INPUT_FIELDS)
+    unknown = set(values) - set(CostInput.INPUT_FIELDS)
     if unknown:
         raise ValidationError({k: _("This field cannot be set here.") for k in unknown})
     data = lock_or_new(CostInput, expected_version=expected_version, candidate=candidate)

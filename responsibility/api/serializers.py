@@ -209,19 +209,6 @@ class CostSettingsWriteSerializer(serializers.Serializer):
     version = VersionField()
 
 
-INPUT_FIELDS = (
-    "licence_per_year",
-    "vendor_services_per_year",
-    "gpu_count",
-    "gpu_hours_per_year",
-    "gpu_price_per_hour",
-    "utilisation",
-    "hardware_one_off",
-    "hardware_per_year",
-    "one_off",
-)
-
-
 class CostInputSerializer(serializers.ModelSerializer):
     """A candidate's cost inputs; before they are first saved, zeros and version 0."""
 
@@ -230,7 +217,7 @@ class CostInputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = CostInput
-        fields = ("candidate", *INPUT_FIELDS, "has_price", "version")
+        fields = ("candidate", *CostInput.INPUT_FIELDS, "has_price", "version")
         read_only_fields = fields
 
 
