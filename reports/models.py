@@ -8,6 +8,8 @@ from django.utils.translation import pgettext_lazy
 
 from evaluations.models import Evaluation
 
+from . import sections as report_sections
+
 
 class RunStatus(models.TextChoices):
     QUEUED = "queued", _("Queued")
@@ -56,15 +58,11 @@ class ReportRun(models.Model):
 
     @property
     def section_labels(self) -> list[str]:
-        from .sections import labels
-
-        return labels(self.sections)
+        return report_sections.labels(self.sections)
 
     @property
     def complete(self) -> bool:
-        from .sections import ALL
-
-        return list(self.sections) == ALL
+        return list(self.sections) == report_sections.ALL
 
     @property
     def finished(self) -> bool:

@@ -27,6 +27,10 @@ ALL = [key for key, _label in SECTIONS]
 WITH_SCORES = frozenset({"summary", "poc", "robustness", "appendix"})
 
 
+def prints_scores(keys) -> bool:
+    return bool(WITH_SCORES & set(keys))
+
+
 def clean_sections(keys) -> list[str]:
     """The chosen sections in report order; None means all. Raises ValidationError otherwise."""
     if keys is None:

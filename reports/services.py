@@ -19,7 +19,7 @@ from poc.selectors import hidden_cell_count
 
 from .models import ReportRun, RunStatus
 from .render import render_pdf
-from .sections import WITH_SCORES, clean_sections
+from .sections import clean_sections, prints_scores
 from .snapshot import build_snapshot, snapshot_sha256
 
 log = logging.getLogger(__name__)
@@ -41,23 +41,8 @@ def report_enqueue(run_id: int) -> bool:
     return True
 
 
-def scores_hidden_from(user, evaluation: Evaluation) -> int:
-    """How many POC cells others have scored that `user` may not see yet (blind scoring)."""
-    if user.has_perm("poc.see_all_scores", evaluation):
-        return 0
-    return hidden_cell_count(evaluation, user)
-
-
-def may_read(user, evaluation: Evaluation, sections) -> bool:
-    """Reports follow blind scoring: one that prints scores, figures made from them or the
-    evidence behind them (`sections.WITH_SCORES`) is closed to a reviewer until they have
-    submitted their own score for every cell others have scored. Membership itself is checked
-    by the views (404 for everyone else)."""
-    return not (WITH_SCORES & set(sections)) or not scores_hidden_from(user, evaluation)
-
-
-def blind_message(user, evaluation: Evaluation) -> str:
-    n = scores_hidden_from(user, evaluation)
+def blind_message(hidden: int) -> str:
+    """Why reports with scores stay closed to someone from whom `hidden` cells are hidden."""
     return ngettext(
         "Reports with POC scores open once you have submitted your own scores: %(n)d cell "
         "others have scored is still hidden from you. Leave out the executive summary, the POC "
@@ -65,8 +50,19 @@ def blind_message(user, evaluation: Evaluation) -> str:
         "Reports with POC scores open once you have submitted your own scores: %(n)d cells "
         "others have scored are still hidden from you. Leave out the executive summary, the POC "
         "scorecard, decision robustness and the appendix to get a report now.",
-        n,
-    ) % {"n": n}
+        hidden,
+    ) % {"n": hidden}
+
+
+def blind_refusal(user, evaluation: Evaluation, sections) -> str:
+    """Reports follow blind scoring: one that prints scores, figures made from them or the
+    evidence behind them (`sections.WITH_SCORES`) is closed to a reviewer until they have
+    submitted their own score for every cell others have scored. Returns why it is closed to
+    `user`, or "" when it is open. Membership itself is checked by the views (404 otherwise)."""
+    if not prints_scores(sections):
+        return ""
+    hidden = hidden_cell_count(evaluation, user)
+    return blind_message(hidden) if hidden else ""
 
 
 def report_request(
@@ -81,8 +77,8 @@ def report_request(
     if language not in dict(settings.LANGUAGES):
         raise ValidationError({"language": _("Choose English or Chinese.")})
     sections = clean_sections(sections)
-    if not may_read(user, evaluation, sections):
-        raise ValidationError({"sections": blind_message(user, evaluation)})
+    if refusal := blind_refusal(user, evaluation, sections):
+        raise ValidationError({"sections": refusal})
     with transaction.atomic():
         snapshot = build_snapshot(
             evaluation,

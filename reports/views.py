@@ -15,6 +15,7 @@ from django.views import View
 
 from common.exceptions import Forbidden
 from evaluations.views import EvaluationMixin
+from poc.selectors import hidden_cell_count
 
 from . import sections, services
 from .models import ReportRun
@@ -32,9 +33,9 @@ class ReportListView(EvaluationMixin, View):
         # The list polls every second while a run is going: leave the snapshots (hundreds of
         # kilobytes each) in the database.
         runs = list(self.evaluation.report_runs.select_related("requested_by").defer("snapshot"))
-        hidden = services.scores_hidden_from(request.user, self.evaluation)
+        hidden = hidden_cell_count(self.evaluation, request.user)
         for run in runs:  # blind scoring: reports that print scores wait for my own
-            run.locked = bool(hidden and sections.WITH_SCORES & set(run.sections))
+            run.locked = bool(hidden) and sections.prints_scores(run.sections)
         template = "reports/partials/runs.html" if request.htmx else "reports/report_list.html"
         return self.render(
             template,
@@ -45,7 +46,7 @@ class ReportListView(EvaluationMixin, View):
                 (key, label, not (hidden and key in sections.WITH_SCORES))
                 for key, label in sections.SECTIONS
             ],
-            blind_message=services.blind_message(request.user, self.evaluation) if hidden else "",
+            blind_message=services.blind_message(hidden) if hidden else "",
         )
 
     def post(self, request, pk):
@@ -107,8 +108,8 @@ class ReportDownloadView(EvaluationMixin, View):
         )
         if not run.pdf:
             raise Http404
-        if not services.may_read(request.user, self.evaluation, run.sections):
-            raise PermissionDenied(services.blind_message(request.user, self.evaluation))
+        if refusal := services.blind_refusal(request.user, self.evaluation, run.sections):
+            raise PermissionDenied(refusal)
         return pdf_response(run)
 
 
@@ -123,8 +124,8 @@ class ReportPreviewView(EvaluationMixin, View):
             chosen = sections.clean_sections(chosen_sections(request.GET))
         except ValidationError as exc:
             return HttpResponse(" ".join(exc.messages), status=400, content_type="text/plain")
-        if not services.may_read(request.user, self.evaluation, chosen):
-            raise PermissionDenied(services.blind_message(request.user, self.evaluation))
+        if refusal := services.blind_refusal(request.user, self.evaluation, chosen):
+            raise PermissionDenied(refusal)
         snapshot = build_snapshot(
             self.evaluation,
             language=language,

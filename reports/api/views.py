@@ -15,10 +15,11 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from evaluations.api.views import READ_ERRORS, EvaluationScopedView, _errors
+from poc.selectors import hidden_cell_count
 
 from .. import services
 from ..models import ReportRun
-from ..sections import WITH_SCORES
+from ..sections import prints_scores
 from ..views import pdf_response
 from . import serializers as s
 
@@ -36,8 +37,8 @@ class ReportView(EvaluationScopedView):
         return run
 
     def locked(self, runs) -> set[int]:
-        hidden = services.scores_hidden_from(self.request.user, self.get_evaluation())
-        return {r.pk for r in runs if hidden and WITH_SCORES & set(r.sections)}
+        hidden = hidden_cell_count(self.get_evaluation(), self.request.user)
+        return {r.pk for r in runs if hidden and prints_scores(r.sections)}
 
     def out_runs(self, runs, serializer=s.ReportRunSerializer, **context):
         context = {**self.get_serializer_context(), "locked": self.locked(runs), **context}
@@ -119,7 +120,6 @@ class ReportPdfView(ReportView):
         run = self.run(run_pk)
         if not run.pdf:
             raise Http404
-        evaluation = self.get_evaluation()
-        if not services.may_read(request.user, evaluation, run.sections):
-            raise PermissionDenied(services.blind_message(request.user, evaluation))
+        if refusal := services.blind_refusal(request.user, self.get_evaluation(), run.sections):
+            raise PermissionDenied(refusal)
         return pdf_response(run)
