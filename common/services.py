@@ -16,8 +16,18 @@ from .roles import ADMIN, ROLES
 User = get_user_model()
 
 
-def generate_password() -> str:
-    return secrets.token_urlsafe(12)
+def generate_password(**attributes: str) -> str:
+    """A random password that passes the password validators for a user with these attributes
+    (username, names, e-mail): a random one can, rarely, resemble a short username."""
+    user = User(**attributes)
+    for _attempt in range(20):
+        password = secrets.token_urlsafe(12)
+        try:
+            validate_password(password, user)
+        except ValidationError:
+            continue
+        return password
+    raise RuntimeError("Could not generate a password that passes the password validators.")
 
 
 @transaction.atomic

@@ -1,9 +1,16 @@
-"""Shared fixtures. In CI (CI set) a missing service fails the test; elsewhere it skips it."""
+"""Shared fixtures. In CI (CI set) a missing service fails the test; elsewhere it skips it.
+
+The suite gives the same answer on any database state an earlier run can leave: the test
+database is kept between runs (--reuse-db), tests run in random order (pytest-randomly, the
+seed is printed in the header), and a test that commits leaves the seeded state behind it.
+"""
 
 import os
+import shutil
 
 import pytest
 from django.conf import settings
+from pytest_django.plugin import blocking_manager_key
 
 from common import roles
 from common.seeding import seed_all
@@ -35,8 +42,37 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
 @pytest.fixture
 def seeded(transactional_db):
-    """For live-server tests: transactional tests flush the database, so seed again."""
+    """For tests that commit (live server, workers): the seeded content, committed."""
     seed_all()
+
+
+TRANSACTIONAL_FIXTURES = {"transactional_db", "live_server", "django_db_reset_sequences"}
+
+
+def _commits(item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    if marker is not None and (marker.kwargs.get("transaction") or marker.args[:1] == (True,)):
+        return True
+    return bool(TRANSACTIONAL_FIXTURES & set(getattr(item, "fixturenames", ())))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """A test that commits ends with a flush of every table (Django's TransactionTestCase),
+    seeded content and role groups included. Seed again once the flush is done, so the tests
+    after it, and the next run on the same database, find what a fresh database has."""
+    yield
+    if _commits(item):
+        with item.config.stash[blocking_manager_key].unblock():
+            seed_all()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _remove_test_media():
+    """Files the tests write go to a throwaway folder (config.settings.test): remove it."""
+    yield
+    if not os.environ.get("DJANGO_MEDIA_ROOT"):
+        shutil.rmtree(settings.MEDIA_ROOT, ignore_errors=True)
 
 
 @pytest.fixture
@@ -130,6 +166,16 @@ def celery_worker(redis_url):
         task_always_eager=False,
         task_ignore_result=False,
     )
+    purge_queued_tasks(redis_url)
     with start_worker(app, perform_ping_check=False, pool="solo", loglevel="WARNING") as worker:
         yield worker
     app.conf.update(previous)
+
+
+def purge_queued_tasks(redis_url: str) -> int:
+    """Drop tasks an earlier run left queued (a test that enqueued and ended, a killed worker):
+    run ids restart with a fresh database, so a stale task could act on another test's run."""
+    from config.celery_app import app
+
+    with app.connection_for_write(redis_url) as conn:
+        return app.control.purge(connection=conn) or 0

@@ -188,3 +188,109 @@ def submit_one_score(evaluation, owner, *, slug="slurm", score="4", username="co
     )
     poc_services.scores_submit(user=colleague, evaluation=evaluation)
     return case, candidate
+
+
+def unused_pk(model) -> int:
+    """A primary key no row of `model` has (never a literal: sequences move on between runs)."""
+    from django.db.models import Max
+
+    return (model.objects.aggregate(top=Max("pk"))["top"] or 0) + 1
+
+
+def make_everything(owner, people, *, sealed=False):
+    """An evaluation holding every kind of object a user can create, the odd ones included: an
+    own party, a candidate with costs and a prefilled matrix, one with neither, an eliminated
+    one; library cases, an own case with a metric and one without; a submitted score with
+    evidence, a draft score, a consensus, cells nobody scored. `sealed` marks it decided."""
+    import datetime
+    from decimal import Decimal
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from evaluations import services as ev
+    from evaluations.models import MemberRole
+    from poc import services as poc
+    from poc.models import TestGroup
+    from responsibility import services as resp
+
+    evaluation = make_evaluation(owner, title="Everything", private_deployment_required=True)
+    for role in (MemberRole.EDITOR, MemberRole.REVIEWER, MemberRole.VIEWER):
+        add_member(evaluation, people[role], role)
+    slurm, volcano, cloud = add_candidates(
+        evaluation, owner, "slurm", "volcano", "cloud-managed-gpu"
+    )
+    resp.party_add(user=owner, evaluation=evaluation, name="Integrator Ltd", kind="other")
+    resp.matrix_prefill(user=owner, candidate=slurm)  # volcano keeps an empty matrix
+    resp.cost_settings_save(
+        user=owner, evaluation=evaluation, expected_version=0, years=3, currency="CNY"
+    )
+    resp.cost_input_save(
+        user=owner, candidate=slurm, expected_version=0, one_off=Decimal("100000")
+    )  # volcano has no cost inputs
+    ev.candidate_eliminate(
+        user=owner, candidate=cloud, reason="Must run on premises.", expected_version=None
+    )
+    for candidate in (slurm, volcano):
+        answer_all(candidate, owner)
+
+    ev.evaluation_transition(user=owner, evaluation=evaluation, to_status="poc", reason="Go")
+    poc.plan_init(user=owner, evaluation=evaluation)
+    group = TestGroup.objects.order_by("order").first()
+    measured = poc.plan_case_add_custom(
+        user=owner,
+        evaluation=evaluation,
+        group=group,
+        title="Own case with a metric",
+        acceptance="Start within the threshold.",
+        metric_name="start time",
+        metric_unit="s",
+        metric_direction="lower",
+        metric_threshold=Decimal("30"),
+    )
+    poc.plan_case_add_custom(
+        user=owner,
+        evaluation=evaluation,
+        group=group,
+        title="Own case without a metric",
+        acceptance="Works as described.",
+    )
+    reviewer = people[MemberRole.REVIEWER]
+    score = poc.score_save(
+        user=reviewer,
+        case=measured,
+        candidate=slurm,
+        score=Decimal("4"),
+        measured_value=Decimal("20"),
+        notes="Fast start.",
+        expected_version=None,
+    )
+    poc.evidence_add(
+        user=reviewer, score=score, upload=SimpleUploadedFile("run.txt", b"ok", "text/plain")
+    )
+    poc.scores_submit(user=reviewer, evaluation=evaluation)
+    poc.score_save(  # a draft the reviewer has not submitted
+        user=reviewer, case=measured, candidate=volcano, score=Decimal("2"), expected_version=None
+    )
+    poc.consensus_record(
+        user=owner,
+        case=measured,
+        candidate=slurm,
+        score=Decimal("3.5"),
+        reason="Agreed after the re-run.",
+        expected_version=None,
+    )
+    ev.decision_save(
+        user=owner,
+        evaluation=evaluation,
+        chosen=[slurm],
+        rationale="Fits the HPC team.",
+        decided_on=datetime.date(2027, 1, 15),
+        decided_by="Architecture board",
+        expected_version=None,
+    )
+    if sealed:
+        ev.evaluation_transition(
+            user=owner, evaluation=evaluation, to_status="decided", reason="Signed"
+        )
+    evaluation.refresh_from_db()
+    return evaluation

@@ -5,6 +5,7 @@ from rest_framework.test import APIClient
 
 from catalog.models import CapabilityClaim, Solution
 from common import roles
+from tests.factories import unused_pk
 
 pytestmark = pytest.mark.django_db
 
@@ -201,7 +202,7 @@ def test_compare_rejects_bad_input(api, tech_lead, param, message):
 def test_unknown_object_is_404(api, tech_lead):
     api.force_authenticate(tech_lead)
     assert api.get("/api/catalog/solutions/nope/").status_code == 404
-    assert api.get("/api/catalog/claims/999999/").status_code == 404
+    assert api.get(f"/api/catalog/claims/{unused_pk(CapabilityClaim)}/").status_code == 404
 
 
 def test_schema_and_docs_are_served_without_a_cdn(client, tech_lead):

@@ -5,7 +5,7 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from catalog.models import Solution
+from catalog.models import Scenario, Solution
 from evaluations import services
 from evaluations.models import Candidate, FiveQuestion, MemberRole, QuestionAnswer, Status
 from tests.factories import add_candidates, answer_all, make_evaluation
@@ -26,6 +26,11 @@ PAGES = [
 
 def url(name, evaluation, **kw):
     return reverse(f"evaluations:{name}", kwargs={"pk": evaluation.pk, **kw})
+
+
+def scenario_pk(slug="training") -> str:
+    """A scenario's key as the form posts it (looked up: sequences move on between runs)."""
+    return str(Scenario.objects.get(slug=slug).pk)
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -97,7 +102,7 @@ def test_tech_lead_creates_an_evaluation_and_procurement_cannot(client, owner, p
     assert b"Choose at least one primary scenario." in bad.content
     ok = client.post(
         reverse("evaluations:evaluation_create"),
-        {"title": "Inference platform", "organisation": "Search", "scenarios": ["1"]},
+        {"title": "Inference platform", "organisation": "Search", "scenarios": [scenario_pk()]},
     )
     assert ok.status_code == 302
     client.force_login(people[MemberRole.VIEWER])
@@ -229,7 +234,12 @@ def test_gate_refusal_lists_what_is_missing_then_seal_and_reopen(client, owner, 
     assert b"sealed" in page.content
     edit = client.post(
         url("evaluation_edit", evaluation),
-        {"title": "x", "organisation": "y", "scenarios": ["1"], "version": evaluation.version},
+        {
+            "title": "x",
+            "organisation": "y",
+            "scenarios": [scenario_pk()],
+            "version": evaluation.version,
+        },
     )
     assert edit.status_code == 409
     no_reason = client.post(url("evaluation_detail", evaluation), {"status": "poc"})

@@ -7,11 +7,11 @@ from django.core.management import call_command
 from pypdf import PdfReader
 from rest_framework.test import APIClient
 
-from evaluations.models import MemberRole
+from evaluations.models import Evaluation, MemberRole
 from reports import services
 from reports.models import ReportRun, RunStatus
 from reports.sections import ALL as ALL_SECTIONS
-from tests.factories import add_candidates, answer_all, submit_one_score
+from tests.factories import add_candidates, answer_all, submit_one_score, unused_pk
 
 pytestmark = pytest.mark.django_db
 
@@ -92,7 +92,9 @@ def test_outsiders_get_404_everywhere(filled, owner, people):
     assert client.post(url(filled), {"language": "en"}).status_code == 404
     assert client.post(url(filled, f"{run.pk}/retry/")).status_code == 404
     assert ReportRun.objects.count() == 1
-    other_evaluation_run = client_for(owner).get(f"/api/evaluations/999999/reports/{run.pk}/")
+    other_evaluation_run = client_for(owner).get(
+        f"/api/evaluations/{unused_pk(Evaluation)}/reports/{run.pk}/"
+    )
     assert other_evaluation_run.status_code == 404
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from common.i18n import missing_translations
-from evaluations.models import MemberRole
+from evaluations.models import Evaluation, MemberRole
 from poc import services as poc_services
 from reports import services
 from reports.fetcher import BASE_URL, FetchRefused, SafeURLFetcher
@@ -21,7 +21,7 @@ from reports.models import ReportRun, RunStatus
 from reports.render import harfbuzz_subsetting_available, render_pdf
 from reports.sections import ALL as ALL_SECTIONS
 from reports.tasks import check_translations
-from tests.factories import add_candidates, answer_all, submit_one_score
+from tests.factories import add_candidates, answer_all, submit_one_score, unused_pk
 
 pytestmark = pytest.mark.django_db
 
@@ -313,7 +313,7 @@ def test_render_report_writes_a_pdf_for_operators(filled, tmp_path):
     with pytest.raises(CommandError, match="Unknown report section: gossip"):
         call_command("render_report", filled.pk, "--output", str(out), "--sections", "gossip")
     with pytest.raises(CommandError, match="There is no evaluation"):
-        call_command("render_report", 999999, "--output", str(out))
+        call_command("render_report", unused_pk(Evaluation), "--output", str(out))
 
 
 def test_the_run_list_has_a_fixed_query_count_and_leaves_snapshots_alone(

@@ -15,7 +15,7 @@ from django.db import connection
 from evaluations.models import Evaluation
 from reports import services
 from reports.models import ReportRun, RunStatus
-from tests.conftest import IN_CI, require_service
+from tests.conftest import IN_CI, purge_queued_tasks, require_service
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,6 +77,7 @@ def test_killed_worker_run_ends_done_with_one_pdf(seeded, redis_url):
     evaluation = Evaluation.objects.get(title__startswith="Demo:")
     owner = evaluation.memberships.get(role="owner").user
 
+    purge_queued_tasks(redis_url)
     first = start_worker(env)
     try:
         run, sent = services.report_request(user=owner, evaluation=evaluation, language="zh-hans")

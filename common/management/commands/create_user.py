@@ -29,7 +29,12 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         password = opts["password"]
         if opts["generate_password"]:
-            password = generate_password()
+            password = generate_password(
+                username=opts["username"],
+                email=opts["email"],
+                first_name=opts["first_name"],
+                last_name=opts["last_name"],
+            )
         elif not password:
             password = getpass.getpass("Password: ")
             if password != getpass.getpass("Password (again): "):

@@ -24,7 +24,7 @@ class Command(BaseCommand):
         for username, role, first, last in DEMO_USERS:
             if User.objects.filter(username=username).exists():
                 continue
-            password = generate_password()
+            password = generate_password(username=username, first_name=first, last_name=last)
             user_create(
                 username=username,
                 roles=[role],

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from catalog.models import Scenario, Solution
 from common.exceptions import DomainError
-from common.roles import PROCUREMENT, REVIEWER, TECH_LEAD
+from common.roles import PROCUREMENT, REVIEWER, TECH_LEAD, user_roles
 from common.services import generate_password, user_create
 from evaluations import services as evaluation_services
 from evaluations.models import (
@@ -539,11 +539,17 @@ class Command(BaseCommand):
         users, created = {}, []
         for username, role, first, last, _member_role in DEMO_USERS:
             user = User.objects.filter(username=username).first()
+            if user is not None and role not in user_roles(user):
+                # Never widen an existing account's rights behind an operator's back.
+                raise CommandError(
+                    f"A user named {username!r} exists without the {role} role the demo gives "
+                    f"it. Add the role (python manage.py shell, or the admin) or rename the user."
+                )
             if user is None:
                 user = user_create(
                     username=username,
                     roles=[role],
-                    password=generate_password(),
+                    password=generate_password(username=username, first_name=first, last_name=last),
                     first_name=first,
                     last_name=last,
                 )
