@@ -47,8 +47,8 @@ def scorecard_workbook(card: Scorecard) -> bytes:
             case = row.case
             ws.append(
                 [
-                    case.title or (case.source_case.title if case.source_case else ""),
-                    case.acceptance or (case.source_case.acceptance if case.source_case else ""),
+                    case.shown_title,
+                    case.shown_acceptance,
                     float(case.weight),
                 ]
                 + [

@@ -171,7 +171,31 @@ class PlanCase(MetricFields, VersionedModel):
         ]
 
     def __str__(self) -> str:
-        return self.title
+        return self.shown_title
+
+    def text(self, field: str) -> str:
+        """The text readers see: a library case's in the active language (its texts stay in
+        the library, see plan_case_from_library), an own case's own."""
+        own = getattr(self, field) or ""
+        if self.source_case_id is None:
+            return own
+        return getattr(self.source_case, field) or own
+
+    @property
+    def shown_title(self) -> str:
+        return self.text("title")
+
+    @property
+    def shown_steps(self) -> str:
+        return self.text("steps")
+
+    @property
+    def shown_acceptance(self) -> str:
+        return self.text("acceptance")
+
+    @property
+    def shown_metric_name(self) -> str:
+        return self.text("metric_name")
 
 
 class Score(VersionedModel):

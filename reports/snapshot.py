@@ -89,14 +89,6 @@ def _person(user) -> str | None:
     return user.get_full_name() or user.username
 
 
-def _case_text(case, name: str) -> str:
-    """A plan case's text, or its library case's in the active language (see plan_init)."""
-    own = getattr(case, name) or ""
-    if own or case.source_case is None:
-        return own
-    return getattr(case.source_case, name) or ""
-
-
 # --- sections --------------------------------------------------------------------------------
 
 
@@ -459,7 +451,7 @@ def _poc(res: Results) -> dict:
         cases = []
         for row in block.rows:
             case = row.case
-            title = _case_text(case, "title")
+            title = case.text("title")
             cells = []
             for cell in row.cells:
                 submitted = list(cell.visible)
@@ -497,10 +489,10 @@ def _poc(res: Results) -> dict:
             cases.append(
                 {
                     "title": title,
-                    "acceptance": _case_text(case, "acceptance"),
+                    "acceptance": case.text("acceptance"),
                     "weight": _dec(case.weight),
                     "metric": {
-                        "name": _case_text(case, "metric_name"),
+                        "name": case.text("metric_name"),
                         "unit": case.metric_unit,
                         "direction": case.metric_direction,
                         "direction_label": str(directions[case.metric_direction]),
@@ -657,7 +649,7 @@ def _evidence(evaluation: Evaluation) -> list[dict]:
             "uploaded_by": _person(ev.uploaded_by),
             "uploaded_at": _iso_datetime(ev.uploaded_at),
             "candidate": ev.score.candidate.solution.name,
-            "case": _case_text(ev.score.case, "title"),
+            "case": ev.score.case.text("title"),
         }
         for ev in rows
     ]
@@ -691,12 +683,12 @@ def _test_cases(res: Results) -> list[dict]:
     return [
         {
             "group": block.plan_group.group.name,
-            "title": _case_text(row.case, "title"),
-            "steps": _case_text(row.case, "steps"),
-            "acceptance": _case_text(row.case, "acceptance"),
+            "title": row.case.text("title"),
+            "steps": row.case.text("steps"),
+            "acceptance": row.case.text("acceptance"),
             "weight": _dec(row.case.weight),
             "metric": {
-                "name": _case_text(row.case, "metric_name"),
+                "name": row.case.text("metric_name"),
                 "unit": row.case.metric_unit,
                 "direction_label": str(directions[row.case.metric_direction]),
                 "threshold": _dec(row.case.metric_threshold.normalize()),

@@ -53,14 +53,6 @@ class NumberField(serializers.DecimalField):
         return value
 
 
-def library_text(case, field: str) -> str:
-    """A plan case's own text, or its library case's (translated) text when it was copied."""
-    own = getattr(case, field)
-    if case.source_case_id is None:
-        return own
-    return getattr(case.source_case, field) or own
-
-
 # --- the library -----------------------------------------------------------------------------
 
 
@@ -166,19 +158,19 @@ class PlanCaseSerializer(serializers.Serializer):
         return case.source_case.key if case.source_case_id else None
 
     def get_title(self, case) -> str:
-        return library_text(case, "title")
+        return case.text("title")
 
     def get_acceptance(self, case) -> str:
-        return library_text(case, "acceptance")
+        return case.text("acceptance")
 
     def get_steps(self, case) -> str:
-        return library_text(case, "steps")
+        return case.text("steps")
 
     @extend_schema_field(MetricSerializer(allow_null=True))
     def get_metric(self, case):
         if not case.has_metric:
             return None
-        return MetricSerializer(metric_of(case, library_text(case, "metric_name"))).data
+        return MetricSerializer(metric_of(case, case.text("metric_name"))).data
 
 
 class PlanSerializer(serializers.Serializer):
@@ -375,7 +367,7 @@ class ScorecardCaseSerializer(serializers.Serializer):
     has_metric = serializers.BooleanField()
 
     def get_title(self, case) -> str:
-        return library_text(case, "title")
+        return case.text("title")
 
 
 class ScorecardSerializer(serializers.Serializer):

@@ -1,0 +1,93 @@
+"""Every page of an evaluation renders for every member, in both languages, for an evaluation
+holding every kind of object a user can create (tests.factories.make_everything), open and
+sealed; and every report section previews. The routes come from the URLconf, not a list kept by
+hand, so a new page is walked as soon as it exists."""
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import translation
+
+from evaluations.models import ContextQuestion, FiveQuestion, MemberRole
+from reports.sections import ALL as ALL_SECTIONS
+from tests.factories import make_everything
+
+pytestmark = pytest.mark.django_db
+
+MEMBER_ROLES = [MemberRole.OWNER, MemberRole.EDITOR, MemberRole.REVIEWER, MemberRole.VIEWER]
+
+
+def evaluation_routes(resolver=None, namespace=""):
+    """(url name, argument names) of every page route below /evaluations/<pk>/."""
+    resolver = resolver or get_resolver()
+    for entry in resolver.url_patterns:
+        if isinstance(entry, URLResolver):
+            inner = f"{namespace}{entry.namespace}:" if entry.namespace else namespace
+            if str(entry.pattern).startswith("api/"):
+                continue
+            yield from evaluation_routes(entry, inner)
+        elif isinstance(entry, URLPattern) and entry.name and "pk" in entry.pattern.converters:
+            yield f"{namespace}{entry.name}", sorted(entry.pattern.converters)
+
+
+def argument_values(evaluation):
+    """Every value each route argument can take for this evaluation."""
+    cases = list(evaluation.poc_cases.all())
+    return {
+        "pk": [evaluation.pk],
+        "cid": [c.pk for c in evaluation.candidates.all()],
+        "case_id": [c.pk for c in cases],
+        "evidence_id": [e.pk for c in cases for s in c.scores.all() for e in s.evidence.all()],
+        "key": [q.key for q in ContextQuestion.objects.all()]
+        + [q.key for q in FiveQuestion.objects.all()],
+        "run_id": [r.pk for r in evaluation.report_runs.all()],
+    }
+
+
+def walk(evaluation):
+    """Every (route, kwargs) pair of the URLconf's evaluation pages for this evaluation."""
+    values = argument_values(evaluation)
+    for name, args in evaluation_routes():
+        combos = [{}]
+        for arg in args:
+            combos = [{**c, arg: v} for c in combos for v in values[arg][:3]]
+        for kwargs in combos:
+            try:
+                yield name, reverse(name, kwargs=kwargs)
+            except Exception:  # noqa: BLE001 - e.g. a key that route's converter refuses
+                continue
+
+
+@pytest.mark.parametrize("sealed", [False, True], ids=["open", "sealed"])
+def test_every_page_renders_for_every_member(client, owner, people, sealed):
+    evaluation = make_everything(owner, people, sealed=sealed)
+    routes = list(walk(evaluation))
+    names = {name for name, _path in routes}
+    assert {"poc:plan", "poc:scorecard", "responsibility:matrix", "reports:report_preview"} <= (
+        names
+    )
+    for role in MEMBER_ROLES:
+        client.force_login(people[role])
+        for language in ("en", "zh-hans"):
+            with translation.override(language):
+                for name, path in routes:
+                    response = client.get(path, HTTP_ACCEPT_LANGUAGE=language)
+                    assert response.status_code < 500, (role, language, name, path)
+                    # POST-only routes answer 405, downloads may be refused to blind members
+                    assert response.status_code in (200, 403, 405), (role, name, path)
+                    if response.status_code == 403:
+                        assert role in (MemberRole.EDITOR, MemberRole.REVIEWER), (role, name)
+
+
+@pytest.mark.parametrize("sealed", [False, True], ids=["open", "sealed"])
+def test_every_report_section_previews(client, owner, people, sealed):
+    evaluation = make_everything(owner, people, sealed=sealed)
+    client.force_login(owner)
+    preview = reverse("reports:report_preview", kwargs={"pk": evaluation.pk})
+    for language in ("en", "zh-hans"):
+        for section in ALL_SECTIONS:
+            response = client.get(preview, {"language": language, "sections": section})
+            assert response.status_code == 200, (language, section)
+        everything = client.get(preview, {"language": language})
+        assert everything.status_code == 200
+        assert "Own case with a metric" in everything.content.decode()
+        assert "Integrator Ltd" in everything.content.decode()
