@@ -16,6 +16,16 @@ def solution_queryset() -> QuerySet[Solution]:
     return Solution.objects.select_related("solution_type").prefetch_related("scenarios")
 
 
+def chosen_solutions(*, slugs: list[str]) -> list[Solution]:
+    """The solutions ticked for comparison, in the order given, once each; unknown slugs are
+    left out. One query (none when nothing is ticked)."""
+    wanted = list(dict.fromkeys(s.strip() for s in slugs if s.strip()))
+    if not wanted:
+        return []
+    by_slug = {s.slug: s for s in Solution.objects.filter(slug__in=wanted)}
+    return [by_slug[slug] for slug in wanted if slug in by_slug]
+
+
 def solution_detail_queryset() -> QuerySet[Solution]:
     claims = CapabilityClaim.objects.select_related("capability__group").prefetch_related("sources")
     return solution_queryset().prefetch_related(

@@ -9,20 +9,38 @@ from common.views import HtmxTemplateMixin
 from .filters import SolutionFilterSet
 from .forms import CompareForm
 from .models import SolutionType, SupportLevel
-from .selectors import MAX_COMPARE, solution_comparison, solution_detail_queryset, solution_queryset
+from .selectors import (
+    MAX_COMPARE,
+    chosen_solutions,
+    solution_comparison,
+    solution_detail_queryset,
+    solution_queryset,
+)
 
 
 class SolutionListView(LoginRequiredMixin, HtmxTemplateMixin, FilterView):
-    """The catalog: filter by type and scenario, tick solutions to compare."""
+    """The catalog: filter by type and scenario, tick solutions to compare.
+
+    The ticked solutions travel with every filter request as `s=<slug>` (the filter form
+    includes the ticked boxes), so the table comes back with them still ticked; those the
+    filters hide stay ticked below the table. `compare_form` is a refused comparison whose
+    error is shown next to the compare button.
+    """
 
     filterset_class = SolutionFilterSet
     queryset = solution_queryset()
     template_name = "catalog/solution_list.html"
     partial_template_name = "catalog/partials/solution_table.html"
     context_object_name = "solutions"
+    compare_form: CompareForm | None = None
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
+        chosen = chosen_solutions(slugs=self.request.GET.getlist("s"))
+        shown = {s.pk for s in ctx["solutions"]}
+        ctx["chosen_slugs"] = {s.slug for s in chosen}
+        ctx["chosen_hidden"] = [s for s in chosen if s.pk not in shown]
+        ctx["compare_form"] = self.compare_form
         ctx["types"] = SolutionType.objects.all()
         ctx["max_compare"] = MAX_COMPARE
         return ctx
@@ -48,7 +66,11 @@ class SolutionDetailView(LoginRequiredMixin, DetailView):
 
 
 class CompareView(LoginRequiredMixin, View):
-    """Side-by-side capability matrix of 2–8 solutions chosen with ?s=<slug>&s=<slug>."""
+    """Side-by-side capability matrix of 2–8 solutions chosen with ?s=<slug>&s=<slug>.
+
+    A refused choice (too few, too many, unknown) answers 400 with the catalog list, filtered
+    as it was, the pick still ticked and the reason next to the compare button.
+    """
 
     template_name = "catalog/solution_compare.html"
 
@@ -60,4 +82,8 @@ class CompareView(LoginRequiredMixin, View):
             ctx["comparison"] = comparison
             ctx["summary"] = list(zip(comparison.solutions, comparison.level_counts(), strict=True))
             return render(request, self.template_name, ctx)
-        return render(request, self.template_name, ctx, status=400 if form.is_bound else 200)
+        if form.is_bound:
+            response = SolutionListView.as_view(compare_form=form)(request)
+            response.status_code = 400
+            return response
+        return render(request, self.template_name, ctx)

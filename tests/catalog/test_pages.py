@@ -146,3 +146,126 @@ def test_pages_render_in_chinese(client, tech_lead):
     assert "原生支持" in body or "原生" in body  # support level label
     volcano = Solution.objects.get(slug="volcano")
     assert volcano.summary_zh_hans[:10] in client.get(volcano.get_absolute_url()).content.decode()
+
+
+# --- the pick survives a filter change and a refused comparison -------------------------------
+
+
+def ticked(html: str) -> set[str]:
+    """Slugs of the ticked compare boxes in a catalog page or table."""
+    import re
+
+    boxes = re.findall(r'<input type="checkbox" name="s" value="([^"]+)"[^>]*>', html)
+    tags = re.findall(r'<input type="checkbox" name="s"[^>]*>', html)
+    return {slug for slug, tag in zip(boxes, tags, strict=True) if " checked" in tag}
+
+
+def test_filter_request_keeps_the_ticked_solutions(client, tech_lead):
+    client.force_login(tech_lead)
+    response = client.get(
+        reverse("catalog:solution_list"),
+        {"scenario": "inference", "s": ["kuberay", "slurm"]},
+        headers={"HX-Request": "true"},
+    )
+    body = response.content.decode()
+    assert "<html" not in body
+    # KubeRay is in the table and still ticked; Slurm is filtered out but stays ticked below.
+    assert ticked(body) == {"kuberay", "slurm"}
+    table, below = body.split("</table>", 1)
+    assert 'id="pick-kuberay"' in table and 'value="slurm"' not in table
+    assert 'data-testid="chosen-hidden"' in below and "Slurm" in below
+    # Nothing ticked: nothing extra below the table.
+    plain = client.get(reverse("catalog:solution_list"), headers={"HX-Request": "true"})
+    assert ticked(plain.content.decode()) == set()
+    assert 'data-testid="chosen-hidden"' not in plain.content.decode()
+
+
+def test_full_page_keeps_the_pick_from_the_address(client, tech_lead):
+    """A reload (the filters push the pick into the address) shows the same boxes ticked."""
+    client.force_login(tech_lead)
+    response = client.get(reverse("catalog:solution_list") + "?s=volcano&s=slurm&s=nope")
+    assert response.status_code == 200
+    assert ticked(response.content.decode()) == {"volcano", "slurm"}
+    assert 'hx-include="#compare-form input[name=s]"' in response.content.decode()
+
+
+def test_the_pick_costs_one_query_however_many_are_ticked(client, tech_lead):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(tech_lead)
+
+    def queries(**params):
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(reverse("catalog:solution_list"), params).status_code == 200
+        return len(ctx)
+
+    none = queries(type="open-source")
+    two = queries(type="open-source", s=["slurm", "runai"])
+    six = queries(
+        type="open-source",
+        s=["slurm", "runai", "volcano", "kuberay", "cloud-managed-gpu", "kubernetes-gpu"],
+    )
+    assert two == six == none + 1
+
+
+@pytest.mark.parametrize(
+    "slugs,kept,message",
+    [
+        (("slurm",), {"slurm"}, "Choose between 2 and 8 solutions to compare (you chose 1)."),
+        ((), set(), "Choose between 2 and 8 solutions to compare (you chose 0)."),
+        (("slurm", "nope"), {"slurm"}, "There is no solution &#x27;nope&#x27; in the catalog."),
+    ],
+)
+def test_refused_comparison_shows_the_list_with_the_pick_kept(
+    client, tech_lead, slugs, kept, message
+):
+    client.force_login(tech_lead)
+    url = compare_url(*slugs) if slugs else reverse("catalog:solution_compare") + "?s="
+    response = client.get(url)
+    assert response.status_code == 400
+    assert "catalog/solution_list.html" in [t.name for t in response.templates]
+    body = response.content.decode()
+    assert ticked(body) == kept
+    # The reason sits next to the compare button, announced to screen readers.
+    actions = body[body.index('data-testid="compare-button"') :]
+    assert 'role="alert"' in actions and message in actions
+    assert 'aria-describedby="compare-error"' in body
+
+
+def test_refused_comparison_keeps_the_filters_and_hidden_ticks(client, tech_lead):
+    from tests.factories import SolutionFactory
+
+    SolutionFactory.create_batch(2)
+    slugs = list(Solution.objects.values_list("slug", flat=True)[:9])
+    client.force_login(tech_lead)
+    response = client.get(compare_url(*slugs) + "&type=open-source")
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "you chose 9" in body
+    assert [s.solution_type.slug for s in response.context["solutions"]] == ["open-source"] * len(
+        response.context["solutions"]
+    )
+    assert ticked(body) == set(slugs)  # the ones the filter hides stay ticked below the table
+    assert '<input type="hidden" name="type" value="open-source">' in body
+
+
+def test_compare_form_carries_the_filters_in_force(client, tech_lead):
+    client.force_login(tech_lead)
+    body = client.get(
+        reverse("catalog:solution_list"), {"type": "open-source", "q": ""}
+    ).content.decode()
+    form = body[body.index('id="compare-form"') :]
+    assert '<input type="hidden" name="type" value="open-source">' in form
+    assert 'type="hidden" name="q"' not in form  # an empty filter is not carried
+
+
+def test_refused_comparison_in_chinese(client, tech_lead):
+    client.force_login(tech_lead)
+    client.post(reverse("set_language"), {"language": "zh-hans", "next": "/catalog/"})
+    body = client.get(compare_url("slurm")).content.decode()
+    assert "请选择 2 至 8 个方案进行比较（当前已选 1 个）。" in body
+    body = client.get(
+        reverse("catalog:solution_list"), {"type": "cloud-managed", "s": "slurm"}
+    ).content.decode()
+    assert "已勾选，但被筛选条件隐藏：" in body
