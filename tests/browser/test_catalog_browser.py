@@ -50,3 +50,59 @@ def test_filtering_updates_the_table_without_a_reload(seeded, live_server, page,
     table = page.get_by_test_id("solution-table")
     assert table.locator("tbody tr").count() == 1
     assert "cloud" in table.inner_text().lower()
+
+
+def test_ticks_survive_a_filter_change_and_then_compare(seeded, live_server, page, sign_in):
+    make_user(roles.TECH_LEAD, username="tia")
+    sign_in("tia", PASSWORD)
+    page.goto(f"{live_server.url}/catalog/")
+    page.check("#pick-slurm")
+    page.check("#pick-kuberay")
+
+    # Inference hides Slurm: KubeRay stays ticked in the table, Slurm ticked below it.
+    page.select_option("select[name=scenario]", "inference")
+    page.wait_for_url("**scenario=inference**")
+    table = page.get_by_test_id("solution-table")
+    assert table.locator("#pick-kuberay").is_checked()
+    assert table.locator("#pick-slurm").count() == 0
+    assert page.get_by_test_id("chosen-hidden").locator("#pick-slurm").is_checked()
+
+    # Back to every scenario: both are in the table again, still ticked, nothing else is.
+    page.select_option("select[name=scenario]", "")
+    page.wait_for_function("!location.search.includes('scenario=inference')")
+    page.wait_for_selector("[data-testid=solution-table] #pick-slurm")
+    assert page.is_checked("#pick-slurm") and page.is_checked("#pick-kuberay")
+    assert page.locator("input[name=s]:checked").count() == 2
+
+    page.get_by_test_id("compare-button").click()
+    page.wait_for_url("**/catalog/compare/**")
+    headers = page.get_by_test_id("compare-matrix").locator("thead th").all_inner_texts()
+    assert sorted(h.split("\n")[0] for h in headers[1:]) == ["KubeRay", "Slurm"]
+
+
+def test_refused_comparison_keeps_the_pick_and_says_why(seeded, live_server, page, sign_in):
+    make_user(roles.TECH_LEAD, username="tom")
+    sign_in("tom", PASSWORD)
+    page.goto(f"{live_server.url}/catalog/")
+    page.select_option("select[name=type]", "open-source")
+    page.wait_for_url("**type=open-source**")
+    page.check("#pick-volcano")
+    page.get_by_test_id("compare-button").click()
+    page.wait_for_url("**/catalog/compare/**")
+
+    # Back on the list, filtered as before, with the pick kept and the reason by the button.
+    error = page.get_by_test_id("compare-error")
+    assert "Choose between 2 and 8 solutions to compare (you chose 1)." in error.inner_text()
+    assert page.get_by_test_id("compare-button").get_attribute("aria-describedby") == (
+        "compare-error"
+    )
+    assert page.is_checked("#pick-volcano")
+    assert page.locator("select[name=type]").input_value() == "open-source"
+    assert page.get_by_test_id("solution-table").locator("tbody tr").count() == 4
+
+    # Ticking one more and comparing again works from there.
+    page.check("#pick-slurm")
+    page.get_by_test_id("compare-button").click()
+    page.wait_for_selector("[data-testid=compare-matrix]")
+    headers = page.get_by_test_id("compare-matrix").locator("thead th").all_inner_texts()
+    assert sorted(h.split("\n")[0] for h in headers[1:]) == ["Slurm", "Volcano"]
