@@ -3,6 +3,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import Scenario, Solution
+from common.forms import VersionField
 
 from .models import (
     AnswerValue,
@@ -12,13 +13,6 @@ from .models import (
     MemberRole,
     Party,
 )
-
-
-class VersionField(forms.IntegerField):
-    widget = forms.HiddenInput
-
-    def __init__(self, **kwargs):
-        super().__init__(min_value=0, required=False, **kwargs)
 
 
 class EvaluationForm(forms.ModelForm):
@@ -147,3 +141,36 @@ class MemberAddForm(forms.Form):
 
 class MemberRoleForm(forms.Form):
     role = forms.ChoiceField(label=_("Role"), choices=MemberRole.choices)
+
+
+class AcceptSuggestionsForm(forms.Form):
+    """Which suggested solutions to add (by id); none ticked means every suggestion."""
+
+    solution = forms.TypedMultipleChoiceField(coerce=int, required=False, choices=[])
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["solution"]
+        field.choices = [(v, v) for v in self.data.getlist("solution") if v.isdigit()]
+
+
+class CandidateActionForm(forms.Form):
+    """Names the candidate a row's button acts on (checked against the evaluation in the view)."""
+
+    candidate = forms.IntegerField(min_value=1)
+
+
+class EliminateCandidateForm(CandidateActionForm, EliminateForm):
+    pass
+
+
+class RestoreCandidateForm(CandidateActionForm, RestoreForm):
+    pass
+
+
+class MembershipForm(forms.Form):
+    membership = forms.IntegerField(min_value=1)
+
+
+class MemberChangeRoleForm(MembershipForm, MemberRoleForm):
+    pass

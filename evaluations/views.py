@@ -1,60 +1,47 @@
-"""Evaluation pages. Views parse input and call services; every page is members-only (404)."""
+"""Evaluation pages. Views parse input and call services; every page is members-only (404).
+Every write goes through common.views.PageAction, which maps the services' errors and answers
+htmx the same way on every page."""
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views import View
 from django.views.generic import TemplateView
 
-from common.exceptions import DomainError, Forbidden, StaleEdit
+from common.forms import form_error_text
+from common.views import ActionRouter, PageAction
 
 from . import services
 from .forms import (
+    AcceptSuggestionsForm,
     AddCandidateForm,
     AnswerForm,
     ContextAnswerForm,
     DecisionForm,
-    EliminateForm,
+    EliminateCandidateForm,
     EvaluationForm,
     MemberAddForm,
-    MemberRoleForm,
-    RestoreForm,
+    MemberChangeRoleForm,
+    MembershipForm,
+    RestoreCandidateForm,
+    TransitionForm,
 )
 from .history import history_entries, history_timeline
-from .models import (
-    TRANSITIONS,
-    ContextQuestion,
-    FiveQuestion,
-    MemberRole,
-    Membership,
-    Status,
-)
+from .models import TRANSITIONS, ContextQuestion, FiveQuestion, Membership, Status
 from .reminders import reminders_for
-from .rules import member_role
+from .scoped import EvaluationMixin
 from .selectors import (
     active_context_questions,
     candidate_get,
-    evaluation_data,
     evaluation_data_list,
-    evaluation_get_for_user,
     shortlist_suggest,
 )
-from .tabs import TABS
-
-
-def form_errors_from(form, exc: ValidationError) -> None:
-    """Attach a service's ValidationError to the form (unknown fields become form errors)."""
-    if hasattr(exc, "error_dict"):
-        for name, errors in exc.message_dict.items():
-            form.add_error(name if name in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
 
 
 class HomeView(LoginRequiredMixin, TemplateView):
@@ -80,8 +67,10 @@ class EvaluationListView(LoginRequiredMixin, View):
         )
 
 
-class EvaluationCreateView(LoginRequiredMixin, View):
+class EvaluationCreateView(LoginRequiredMixin, PageAction, View):
     template_name = "evaluations/evaluation_form.html"
+    form_class = EvaluationForm
+    success_message = gettext_lazy("Evaluation created. Next: answer the context.")
 
     def dispatch(self, request, *args, **kwargs):
         if request.user.is_authenticated and not request.user.has_perm(
@@ -90,303 +79,170 @@ class EvaluationCreateView(LoginRequiredMixin, View):
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
 
+    def get_form(self, data=None, files=None, **kwargs):
+        form = super().get_form(data, files, **kwargs)
+        del form.fields["version"]  # nothing saved yet that another editor could change
+        return form
+
+    def context(self, form, **extra):
+        return {"form": form, "creating": True, **extra}
+
     def get(self, request):
-        return render(request, self.template_name, {"form": EvaluationForm(), "creating": True})
+        return self.answer(self.context(self.get_form()))
 
-    def post(self, request):
-        form = EvaluationForm(request.POST)
-        if form.is_valid():
-            data = {k: v for k, v in form.cleaned_data.items() if k != "version"}
-            try:
-                evaluation = services.evaluation_create(user=request.user, **data)
-            except ValidationError as exc:
-                form_errors_from(form, exc)
-            else:
-                messages.success(request, _("Evaluation created. Next: answer the context."))
-                return redirect("evaluations:evaluation_context", pk=evaluation.pk)
-        return render(request, self.template_name, {"form": form, "creating": True}, status=400)
+    def perform(self, form):
+        return services.evaluation_create(user=self.request.user, **form.cleaned_data)
+
+    def success_url(self):
+        return reverse("evaluations:evaluation_context", kwargs={"pk": self.result.pk})
+
+    def success(self, result):
+        self.result = result
+        return super().success(result)
 
 
-class EvaluationMixin(LoginRequiredMixin):
-    """Loads the evaluation for a member (404 otherwise) and the flags templates need."""
+class EvaluationDetailView(EvaluationMixin, PageAction, View):
+    """The overview; its form moves the status (the decided gate lists what is missing)."""
 
-    tab = ""
-
-    def dispatch(self, request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return self.handle_no_permission()
-        self.evaluation = evaluation_get_for_user(request.user, kwargs["pk"])
-        return super().dispatch(request, *args, **kwargs)
-
-    @property
-    def data(self):
-        """Everything the status strip, overview and reminders read (fixed query count)."""
-        if getattr(self, "_data", None) is None:
-            self._data = evaluation_data(self.evaluation)
-        return self._data
-
-    def refresh_data(self):
-        self._data = None
-        return self.data
-
-    def base_context(self, **extra):
-        user, e = self.request.user, self.evaluation
-        answered, total = self.data.progress_totals()
-        ctx = {
-            "data": self.data,
-            "answered": answered,
-            "total": total,
-            "reminders": reminders_for(self.data),
-            "evaluation": e,
-            "tab": self.tab,
-            "my_role": member_role(user, e),
-            "my_role_label": MemberRole(member_role(user, e)).label,
-            "can_edit": user.has_perm("evaluations.change_evaluation", e),
-            "can_manage": user.has_perm("evaluations.manage_members", e),
-            "can_change_status": user.has_perm("evaluations.change_status", e),
-            "can_reopen": user.has_perm("evaluations.reopen_evaluation", e),
-            "extra_tabs": [
-                {
-                    "key": t.key,
-                    "label": t.label,
-                    "url": reverse(t.url_name, kwargs={"pk": e.pk}),
-                }
-                for t in TABS
-            ],
-        }
-        ctx.update(extra)
-        return ctx
-
-    def render(self, template, status=200, **extra):
-        return render(self.request, template, self.base_context(**extra), status=status)
-
-    def row_response(self, status: int, row: dict, full_template: str, row_selector: str):
-        """Inline saves: on success only the row's state, version and the status strip change,
-        so nothing the user is still typing elsewhere in the row is overwritten. On an error or
-        a conflict the whole row is swapped to show the messages and the saved values."""
-        if status == 200:
-            return self.render("evaluations/partials/row_saved.html", row=row)
-        response = self.render(full_template, status=status, row=row)
-        response["HX-Retarget"] = row_selector
-        response["HX-Reswap"] = "outerHTML"
-        return response
-
-    def fail(self, exc: DomainError, template: str, **extra):
-        return self.render(template, status=exc.status_code, error=exc.message, **extra)
-
-
-class EvaluationDetailView(EvaluationMixin, View):
     tab = "overview"
+    template_name = "evaluations/evaluation_detail.html"
+    form_class = TransitionForm
+    success_message = gettext_lazy("Status changed.")
 
-    def overview(self, status=200, **extra):
+    def context(self, form, error=None, domain_error=None, **extra):
         targets = sorted(TRANSITIONS[Status(self.evaluation.status)], key=list(Status).index)
-        return self.render(
-            "evaluations/evaluation_detail.html",
-            status=status,
-            targets=[Status(t) for t in targets],
-            sealed=self.evaluation.is_sealed,
+        return {
+            "targets": [Status(t) for t in targets],
+            "sealed": self.evaluation.is_sealed,
+            "error": error or (form_error_text(form) if form.errors else None),
+            "gate_missing": getattr(domain_error, "missing", None),
             **extra,
-        )
+        }
 
     def get(self, request, pk):
-        return self.overview()
+        return self.answer(self.context(self.get_form()))
 
-    def post(self, request, pk):
-        """Status transitions (the form on the overview)."""
-        target = request.POST.get("status", "")
-        try:
-            services.evaluation_transition(
-                user=request.user,
-                evaluation=self.evaluation,
-                to_status=target,
-                reason=request.POST.get("reason", ""),
-            )
-        except services.GateRefused as exc:
-            return self.overview(status=409, error=exc.message, gate_missing=exc.missing)
-        except DomainError as exc:
-            return self.overview(status=exc.status_code, error=exc.message)
-        except ValidationError as exc:
-            return self.overview(status=400, error=" ".join(exc.messages))
-        messages.success(request, _("Status changed."))
-        return redirect(self.evaluation)
+    def perform(self, form):
+        return services.evaluation_transition(
+            user=self.request.user,
+            evaluation=self.evaluation,
+            to_status=form.cleaned_data["status"],
+            reason=form.cleaned_data["reason"],
+        )
+
+    def success_url(self):
+        return self.evaluation.get_absolute_url()
 
 
-class EvaluationEditView(EvaluationMixin, View):
+class EvaluationEditView(EvaluationMixin, PageAction, View):
     tab = "overview"
-    template = "evaluations/evaluation_form.html"
+    template_name = "evaluations/evaluation_form.html"
+    form_class = EvaluationForm
+    success_message = gettext_lazy("Saved.")
+
+    def form_kwargs(self):
+        return {"instance": self.evaluation}
+
+    def form_for_saved(self, obj):
+        return EvaluationForm(instance=obj, initial={"version": obj.version})
 
     def get(self, request, pk):
-        form = EvaluationForm(
-            instance=self.evaluation, initial={"version": self.evaluation.version}
-        )
-        return self.render(self.template, form=form)
+        return self.answer({"form": self.form_for_saved(self.evaluation)})
 
-    def post(self, request, pk):
-        form = EvaluationForm(request.POST, instance=self.evaluation)
-        if form.is_valid():
-            data = {k: v for k, v in form.cleaned_data.items() if k != "version"}
-            try:
-                services.evaluation_update(
-                    user=request.user,
-                    evaluation=self.evaluation,
-                    expected_version=form.cleaned_data["version"],
-                    **data,
-                )
-            except StaleEdit as exc:
-                fresh = EvaluationForm(
-                    instance=exc.current, initial={"version": exc.current.version}
-                )
-                return self.render(self.template, status=409, form=fresh, error=exc.message)
-            except DomainError as exc:
-                return self.fail(exc, self.template, form=form)
-            except ValidationError as exc:
-                form_errors_from(form, exc)
-            else:
-                messages.success(request, _("Saved."))
-                return redirect(self.evaluation)
-        return self.render(self.template, status=400, form=form)
+    def perform(self, form):
+        data = {k: v for k, v in form.cleaned_data.items() if k != "version"}
+        return services.evaluation_update(
+            user=self.request.user,
+            evaluation=self.evaluation,
+            expected_version=form.cleaned_data["version"],
+            **data,
+        )
+
+    def success_url(self):
+        return self.evaluation.get_absolute_url()
+
+
+# --- inline rows -----------------------------------------------------------------------------
+
+
+class InlineRowAction(EvaluationMixin, PageAction, View):
+    """An inline save of one row (a context answer, a five-question answer). With htmx, success
+    answers only the row's state, version and the status strip, so nothing the user is still
+    typing elsewhere in the row is overwritten; a refusal swaps the whole row to show the
+    messages and the saved values."""
+
+    success_message = gettext_lazy("Saved.")
+
+    def success(self, result):
+        if getattr(self.request, "htmx", False):
+            row = self.row_for(result, saved=True)
+            return self.respond("evaluations/partials/row_saved.html", {"row": row}, 200)
+        return super().success(result)
 
 
 class ContextView(EvaluationMixin, View):
     tab = "context"
 
-    def rows(self, overrides=None):
+    def get(self, request, pk):
         answers = {a.question_id: a for a in self.evaluation.context_answers.all()}
-        rows = []
-        for q in active_context_questions():
-            a = answers.get(q.pk)
-            form = ContextAnswerForm(
-                initial={
-                    "value": a.value if a else "unknown",
-                    "detail": a.detail if a else "",
-                    "version": a.version if a else 0,
-                },
-                prefix=q.key,
-            )
-            rows.append({"question": q, "answer": a, "form": form})
-        if overrides:
-            for row in rows:
-                row.update(overrides.get(row["question"].key, {}))
-        return rows
-
-    def get(self, request, pk):
-        return self.render("evaluations/context.html", rows=self.rows())
+        rows = [context_row(q, answers.get(q.pk)) for q in active_context_questions()]
+        return self.render("evaluations/context.html", rows=rows)
 
 
-class ContextAnswerView(EvaluationMixin, View):
-    """Saves one context answer (htmx: returns the row; without htmx: redirects)."""
+def context_row(question, answer, **extra):
+    form = ContextAnswerForm(
+        initial={
+            "value": answer.value if answer else "unknown",
+            "detail": answer.detail if answer else "",
+            "version": answer.version if answer else 0,
+        },
+        prefix=question.key,
+    )
+    return {"question": question, "answer": answer, "form": form, **extra}
 
-    def post(self, request, pk, key):
-        question = get_object_or_404(ContextQuestion, key=key, is_active=True)
-        form = ContextAnswerForm(request.POST, prefix=key)
-        row = {"question": question, "form": form, "answer": None}
-        status = 200
-        if form.is_valid():
-            try:
-                answer = services.context_answer_save(
-                    user=request.user,
-                    evaluation=self.evaluation,
-                    question=question,
-                    value=form.cleaned_data["value"],
-                    detail=form.cleaned_data["detail"],
-                    expected_version=form.cleaned_data["version"],
-                )
-            except StaleEdit as exc:
-                row.update(self._fresh(exc.current, key), error=exc.message)
-                status = 409
-            except DomainError as exc:
-                row["error"], status = exc.message, exc.status_code
-            except ValidationError as exc:
-                form_errors_from(form, exc)
-                status = 400
-            else:
-                row.update(self._fresh(answer, key), saved=True)
-        else:
-            status = 400
-        if not request.htmx:
-            if status == 200:
-                messages.success(request, _("Saved."))
-                return redirect("evaluations:evaluation_context", pk=pk)
-            return self.render("evaluations/context.html", status=status, rows=[row])
-        return self.row_response(
-            status, row, "evaluations/partials/context_row.html", f"#ctx-{key}"
+
+class ContextAnswerView(InlineRowAction):
+    """Saves one context answer (htmx: the row; without htmx: redirects to the page)."""
+
+    template_name = "evaluations/context.html"
+    partial_template_name = "evaluations/partials/context_row.html"
+
+    def dispatch(self, request, *args, **kwargs):
+        self.key = kwargs["key"]
+        return super().dispatch(request, *args, **kwargs)
+
+    @property
+    def question(self):
+        return get_object_or_404(ContextQuestion, key=self.key, is_active=True)
+
+    def get_form(self, data=None, files=None, **kwargs):
+        return ContextAnswerForm(data, prefix=self.key)
+
+    def form_for_saved(self, obj):
+        return context_row(self.question, obj)["form"]
+
+    def row_for(self, answer, **extra):
+        return context_row(self.question, answer, **extra)
+
+    def context(self, form, error=None, current=None, **extra):
+        row = {"question": self.question, "form": form, "answer": current, "error": error}
+        return {"row": row, "rows": [row], **extra}
+
+    def perform(self, form):
+        return services.context_answer_save(
+            user=self.request.user,
+            evaluation=self.evaluation,
+            question=self.question,
+            value=form.cleaned_data["value"],
+            detail=form.cleaned_data["detail"],
+            expected_version=form.cleaned_data["version"],
         )
 
-    @staticmethod
-    def _fresh(answer, key):
-        form = ContextAnswerForm(
-            initial={"value": answer.value, "detail": answer.detail, "version": answer.version},
-            prefix=key,
-        )
-        return {"answer": answer, "form": form}
+    def htmx_target(self):
+        return f"#ctx-{self.key}"
 
-
-class ShortlistView(EvaluationMixin, View):
-    tab = "shortlist"
-
-    def page(self, status=200, **extra):
-        extra.setdefault("add_form", AddCandidateForm(evaluation=self.evaluation))
-        return self.render(
-            "evaluations/shortlist.html",
-            status=status,
-            suggestions=shortlist_suggest(self.evaluation),
-            **extra,
-        )
-
-    def get(self, request, pk):
-        return self.page()
-
-    def post(self, request, pk):
-        action = request.POST.get("action")
-        try:
-            if action == "accept":
-                slug_ids = request.POST.getlist("solution")
-                added = services.candidates_accept_suggestions(
-                    user=request.user,
-                    evaluation=self.evaluation,
-                    solution_ids=[int(i) for i in slug_ids if i.isdigit()] or None,
-                )
-                messages.success(
-                    request, _("%(n)d suggested candidate(s) added.") % {"n": len(added)}
-                )
-            elif action == "add":
-                form = AddCandidateForm(request.POST, evaluation=self.evaluation)
-                if not form.is_valid():
-                    return self.page(status=400, add_form=form)
-                services.candidate_add(
-                    user=request.user, evaluation=self.evaluation, **form.cleaned_data
-                )
-                messages.success(request, _("Candidate added."))
-            elif action in ("eliminate", "restore"):
-                candidate = candidate_get(self.evaluation, request.POST.get("candidate"))
-                form_class = EliminateForm if action == "eliminate" else RestoreForm
-                form = form_class(request.POST)
-                if not form.is_valid():
-                    return self.page(
-                        status=400,
-                        error=" ".join(e for errs in form.errors.values() for e in errs),
-                    )
-                if action == "eliminate":
-                    services.candidate_eliminate(
-                        user=request.user,
-                        candidate=candidate,
-                        reason=form.cleaned_data["reason"],
-                        expected_version=form.cleaned_data["version"],
-                    )
-                else:
-                    services.candidate_restore(
-                        user=request.user,
-                        candidate=candidate,
-                        expected_version=form.cleaned_data["version"],
-                    )
-                messages.success(request, _("Saved."))
-            else:
-                return self.page(status=400, error=_("Unknown action."))
-        except DomainError as exc:
-            return self.page(status=exc.status_code, error=exc.message)
-        except ValidationError as exc:
-            return self.page(status=400, error=" ".join(exc.messages))
-        return redirect("evaluations:evaluation_shortlist", pk=pk)
+    def success_url(self):
+        return reverse("evaluations:evaluation_context", kwargs={"pk": self.evaluation.pk})
 
 
 class QuestionsView(EvaluationMixin, View):
@@ -417,62 +273,169 @@ def answer_row(candidate, question, answer, **extra):
     return {"candidate": candidate, "question": question, "answer": answer, "form": form, **extra}
 
 
-class AnswerView(EvaluationMixin, View):
-    def post(self, request, pk, cid, key):
-        candidate = candidate_get(self.evaluation, cid)
-        question = get_object_or_404(FiveQuestion, key=key, is_active=True)
-        form = AnswerForm(request.POST, prefix=f"c{candidate.pk}-{question.key}")
-        status, row = 200, None
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                answer = services.answer_save(
-                    user=request.user,
-                    candidate=candidate,
-                    question=question,
-                    party=data["party"],
-                    assessment=data["assessment"],
-                    explanation=data["explanation"],
-                    evidence_url=data["evidence_url"],
-                    expected_version=data["version"],
-                )
-            except StaleEdit as exc:
-                row = answer_row(candidate, question, exc.current, error=exc.message)
-                status = 409
-            except DomainError as exc:
-                status = exc.status_code
-                row = {
-                    "candidate": candidate,
-                    "question": question,
-                    "form": form,
-                    "error": exc.message,
-                    "answer": None,
-                }
-            except ValidationError as exc:
-                form_errors_from(form, exc)
-                status = 400
-            else:
-                row = answer_row(candidate, question, answer, saved=True)
-        else:
-            status = 400
-        if row is None:
-            row = {"candidate": candidate, "question": question, "form": form, "answer": None}
-        if not request.htmx and status == 200:
-            messages.success(request, _("Saved."))
-            return redirect("evaluations:evaluation_questions", pk=pk)
-        return self.row_response(
-            status,
-            row,
-            "evaluations/partials/answer_row.html",
-            f"#answer-{candidate.pk}-{question.key}",
+class AnswerView(InlineRowAction):
+    """Saves one of the five questions for one candidate."""
+
+    template_name = "evaluations/partials/answer_row.html"
+    partial_template_name = "evaluations/partials/answer_row.html"
+
+    def dispatch(self, request, *args, **kwargs):
+        self.cid, self.key = kwargs["cid"], kwargs["key"]
+        return super().dispatch(request, *args, **kwargs)
+
+    @property
+    def target(self):
+        if not hasattr(self, "_target"):
+            self._target = (
+                candidate_get(self.evaluation, self.cid),
+                get_object_or_404(FiveQuestion, key=self.key, is_active=True),
+            )
+        return self._target
+
+    def get_form(self, data=None, files=None, **kwargs):
+        candidate, question = self.target
+        return AnswerForm(data, prefix=f"c{candidate.pk}-{question.key}")
+
+    def form_for_saved(self, obj):
+        return self.row_for(obj)["form"]
+
+    def row_for(self, answer, **extra):
+        candidate, question = self.target
+        return answer_row(candidate, question, answer, **extra)
+
+    def context(self, form, error=None, current=None, **extra):
+        candidate, question = self.target
+        row = {
+            "candidate": candidate,
+            "question": question,
+            "form": form,
+            "answer": current,
+            "error": error,
+        }
+        return {"row": row, **extra}
+
+    def perform(self, form):
+        candidate, question = self.target
+        data = form.cleaned_data
+        return services.answer_save(
+            user=self.request.user,
+            candidate=candidate,
+            question=question,
+            party=data["party"],
+            assessment=data["assessment"],
+            explanation=data["explanation"],
+            evidence_url=data["evidence_url"],
+            expected_version=data["version"],
+        )
+
+    def htmx_target(self):
+        candidate, question = self.target
+        return f"#answer-{candidate.pk}-{question.key}"
+
+    def success_url(self):
+        return reverse("evaluations:evaluation_questions", kwargs={"pk": self.evaluation.pk})
+
+
+# --- shortlist -------------------------------------------------------------------------------
+
+
+class ShortlistPage(EvaluationMixin, PageAction):
+    """The shortlist page around each of its forms."""
+
+    tab = "shortlist"
+    template_name = "evaluations/shortlist.html"
+    success_message = gettext_lazy("Saved.")
+
+    def context(self, form=None, error=None, **extra):
+        if error is None and form is not None and form.errors and not extra.get("add_form"):
+            error = form_error_text(form)
+        extra.setdefault("add_form", AddCandidateForm(evaluation=self.evaluation))
+        return {"suggestions": shortlist_suggest(self.evaluation), "error": error, **extra}
+
+    def success_url(self):
+        return reverse("evaluations:evaluation_shortlist", kwargs={"pk": self.evaluation.pk})
+
+    def candidate(self, form):
+        return candidate_get(self.evaluation, form.cleaned_data["candidate"])
+
+
+class CandidatesAcceptView(ShortlistPage, View):
+    form_class = AcceptSuggestionsForm
+
+    def perform(self, form):
+        added = services.candidates_accept_suggestions(
+            user=self.request.user,
+            evaluation=self.evaluation,
+            solution_ids=form.cleaned_data["solution"] or None,
+        )
+        self.success_message = _("%(n)d suggested candidate(s) added.") % {"n": len(added)}
+        return added
+
+
+class CandidateAddView(ShortlistPage, View):
+    form_class = AddCandidateForm
+    success_message = gettext_lazy("Candidate added.")
+
+    def form_kwargs(self):
+        return {"evaluation": self.evaluation}
+
+    def context(self, form=None, error=None, **extra):
+        return super().context(form, error, add_form=form, **extra)
+
+    def perform(self, form):
+        return services.candidate_add(
+            user=self.request.user, evaluation=self.evaluation, **form.cleaned_data
         )
 
 
-class DecisionView(EvaluationMixin, View):
-    tab = "decision"
-    template = "evaluations/decision.html"
+class CandidateEliminateView(ShortlistPage, View):
+    form_class = EliminateCandidateForm
 
-    def form_for(self, decision):
+    def perform(self, form):
+        return services.candidate_eliminate(
+            user=self.request.user,
+            candidate=self.candidate(form),
+            reason=form.cleaned_data["reason"],
+            expected_version=form.cleaned_data["version"],
+        )
+
+
+class CandidateRestoreView(ShortlistPage, View):
+    form_class = RestoreCandidateForm
+
+    def perform(self, form):
+        return services.candidate_restore(
+            user=self.request.user,
+            candidate=self.candidate(form),
+            expected_version=form.cleaned_data["version"],
+        )
+
+
+class ShortlistView(ActionRouter, ShortlistPage, View):
+    actions = {
+        "accept": CandidatesAcceptView,
+        "add": CandidateAddView,
+        "eliminate": CandidateEliminateView,
+        "restore": CandidateRestoreView,
+    }
+
+    def get(self, request, pk):
+        return self.answer(self.context())
+
+
+# --- decision --------------------------------------------------------------------------------
+
+
+class DecisionView(EvaluationMixin, PageAction, View):
+    tab = "decision"
+    template_name = "evaluations/decision.html"
+    form_class = DecisionForm
+    success_message = gettext_lazy("Decision record saved.")
+
+    def form_kwargs(self):
+        return {"evaluation": self.evaluation}
+
+    def form_for_saved(self, decision):
         initial = {"version": 0}
         if decision is not None:
             initial = {
@@ -484,88 +447,90 @@ class DecisionView(EvaluationMixin, View):
             }
         return DecisionForm(initial=initial, evaluation=self.evaluation)
 
+    def context(self, form, **extra):
+        return {"form": form, "decision": getattr(self.evaluation, "decision", None), **extra}
+
     def get(self, request, pk):
         decision = getattr(self.evaluation, "decision", None)
-        return self.render(self.template, form=self.form_for(decision), decision=decision)
+        return self.answer(self.context(self.form_for_saved(decision)))
 
-    def post(self, request, pk):
-        form = DecisionForm(request.POST, evaluation=self.evaluation)
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                services.decision_save(
-                    user=request.user,
-                    evaluation=self.evaluation,
-                    chosen=data["chosen"],
-                    rationale=data["rationale"],
-                    decided_on=data["decided_on"],
-                    decided_by=data["decided_by"],
-                    expected_version=data["version"],
-                )
-            except StaleEdit as exc:
-                return self.render(
-                    self.template, status=409, form=self.form_for(exc.current), error=exc.message
-                )
-            except DomainError as exc:
-                return self.fail(exc, self.template, form=form)
-            except ValidationError as exc:
-                form_errors_from(form, exc)
-            else:
-                messages.success(request, _("Decision record saved."))
-                return redirect("evaluations:evaluation_decision", pk=pk)
-        return self.render(self.template, status=400, form=form)
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.decision_save(
+            user=self.request.user,
+            evaluation=self.evaluation,
+            chosen=data["chosen"],
+            rationale=data["rationale"],
+            decided_on=data["decided_on"],
+            decided_by=data["decided_by"],
+            expected_version=data["version"],
+        )
 
 
-class MembersView(EvaluationMixin, View):
+# --- members ---------------------------------------------------------------------------------
+
+
+class MembersPage(EvaluationMixin, PageAction):
     tab = "members"
-    template = "evaluations/members.html"
+    template_name = "evaluations/members.html"
+    success_message = gettext_lazy("Members updated.")
 
-    def page(self, status=200, **extra):
+    def context(self, form=None, error=None, **extra):
+        if error is None and form is not None and form.errors and not extra.get("add_form"):
+            error = form_error_text(form)
         members = self.evaluation.memberships.select_related("user").order_by(
             "role", "user__username"
         )
         extra.setdefault("add_form", MemberAddForm())
-        return self.render(self.template, status=status, members=members, **extra)
+        return {"members": members, "error": error, **extra}
+
+    def success_url(self):
+        return reverse("evaluations:evaluation_members", kwargs={"pk": self.evaluation.pk})
+
+    def membership(self, form):
+        return get_object_or_404(
+            Membership, pk=form.cleaned_data["membership"], evaluation=self.evaluation
+        )
+
+
+class MemberAddView(MembersPage, View):
+    form_class = MemberAddForm
+
+    def context(self, form=None, error=None, **extra):
+        return super().context(form, error, add_form=form, **extra)
+
+    def perform(self, form):
+        return services.member_add(
+            user=self.request.user,
+            evaluation=self.evaluation,
+            member=form.cleaned_data["username"],
+            role=form.cleaned_data["role"],
+        )
+
+
+class MemberChangeRoleView(MembersPage, View):
+    form_class = MemberChangeRoleForm
+
+    def perform(self, form):
+        return services.member_change_role(
+            user=self.request.user,
+            membership=self.membership(form),
+            role=form.cleaned_data["role"],
+        )
+
+
+class MemberRemoveView(MembersPage, View):
+    form_class = MembershipForm
+
+    def perform(self, form):
+        return services.member_remove(user=self.request.user, membership=self.membership(form))
+
+
+class MembersView(ActionRouter, MembersPage, View):
+    actions = {"add": MemberAddView, "role": MemberChangeRoleView, "remove": MemberRemoveView}
 
     def get(self, request, pk):
-        return self.page()
-
-    def post(self, request, pk):
-        action = request.POST.get("action")
-        try:
-            if action == "add":
-                form = MemberAddForm(request.POST)
-                if not form.is_valid():
-                    return self.page(status=400, add_form=form)
-                services.member_add(
-                    user=request.user,
-                    evaluation=self.evaluation,
-                    member=form.cleaned_data["username"],
-                    role=form.cleaned_data["role"],
-                )
-            elif action in ("role", "remove"):
-                membership = get_object_or_404(
-                    Membership, pk=request.POST.get("membership") or 0, evaluation=self.evaluation
-                )
-                if action == "role":
-                    form = MemberRoleForm(request.POST)
-                    if not form.is_valid():
-                        return self.page(status=400, error=_("Choose a valid role."))
-                    services.member_change_role(
-                        user=request.user, membership=membership, role=form.cleaned_data["role"]
-                    )
-                else:
-                    services.member_remove(user=request.user, membership=membership)
-            else:
-                return self.page(status=400, error=_("Unknown action."))
-        except Forbidden as exc:
-            raise PermissionDenied(exc.message) from exc
-        except DomainError as exc:
-            return self.page(status=exc.status_code, error=exc.message)
-        except ValidationError as exc:
-            return self.page(status=400, error=" ".join(exc.messages))
-        messages.success(request, _("Members updated."))
-        return redirect("evaluations:evaluation_members", pk=pk)
+        return self.answer(self.context())
 
 
 class HistoryView(EvaluationMixin, View):

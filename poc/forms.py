@@ -1,10 +1,14 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import Direction, Outcome, TestCase, TestGroup
+from common.forms import VersionField
+
+from .models import Direction, Outcome, ScenarioProfile, TestCase, TestGroup
 
 
 class ScoreForm(forms.Form):
+    submit = forms.BooleanField(required=False)
+
     score = forms.DecimalField(
         label=_("Score"), min_value=0, max_value=5, decimal_places=1, required=False
     )
@@ -13,7 +17,7 @@ class ScoreForm(forms.Form):
     notes = forms.CharField(
         label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 2})
     )
-    version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+    version = VersionField()
 
 
 class ConsensusForm(forms.Form):
@@ -23,7 +27,7 @@ class ConsensusForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 2}),
         error_messages={"required": _("Say why this is the agreed score.")},
     )
-    version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+    version = VersionField()
 
 
 class CustomCaseForm(forms.Form):
@@ -61,3 +65,31 @@ class LibraryCaseForm(forms.Form):
 
 class EvidenceForm(forms.Form):
     file = forms.FileField(label=_("Evidence file"))
+
+
+class WeightForm(forms.Form):
+    """A group's or a case's weight (`id` names the row; the view checks it belongs here)."""
+
+    id = forms.IntegerField(min_value=1)
+    weight = forms.DecimalField(
+        label=_("Weight"),
+        min_value=0,
+        max_digits=6,
+        decimal_places=2,
+        error_messages={"required": _("A weight is a number of 0 or more.")},
+    )
+    version = VersionField()
+
+
+class PlanCaseForm(forms.Form):
+    id = forms.IntegerField(min_value=1)
+
+
+class ProfileForm(forms.Form):
+    profile = forms.ModelChoiceField(
+        queryset=ScenarioProfile.objects.all(), to_field_name="key", label=_("Scenario profile")
+    )
+
+
+class SubmitScoresForm(forms.Form):
+    candidate = forms.IntegerField(min_value=1, required=False)

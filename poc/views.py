@@ -3,218 +3,284 @@ evidence files and the .xlsx export. Members only (404 otherwise)."""
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views import View
 
 from common.charts import radar_chart
-from common.exceptions import DomainError, Forbidden, StaleEdit
+from common.exceptions import Forbidden
+from common.forms import form_error_text
+from common.views import ActionRouter, PageAction
+from evaluations.scoped import EvaluationMixin
 from evaluations.selectors import candidate_get
-from evaluations.views import EvaluationMixin
 
 from . import services
 from .export import scorecard_workbook
-from .forms import ConsensusForm, CustomCaseForm, EvidenceForm, LibraryCaseForm, ScoreForm
+from .forms import (
+    ConsensusForm,
+    CustomCaseForm,
+    EvidenceForm,
+    LibraryCaseForm,
+    PlanCaseForm,
+    ProfileForm,
+    ScoreForm,
+    SubmitScoresForm,
+    WeightForm,
+)
 from .models import Evidence, Outcome, PlanCase, PlanGroup, ScenarioProfile, Score
 from .selectors import evidence_for_download, plan_cases, plan_groups, results, scorecard
 
 
-def _errors(exc: ValidationError) -> str:
-    return " ".join(exc.messages)
+class PlanPage(EvaluationMixin, PageAction):
+    """The plan page around each of its forms."""
 
-
-class PlanView(EvaluationMixin, View):
     tab = "poc"
+    template_name = "poc/plan.html"
+    success_message = gettext_lazy("Plan updated.")
 
-    def page(self, status=200, **extra):
-        extra.setdefault("custom_form", CustomCaseForm())
-        extra.setdefault("library_form", LibraryCaseForm(evaluation=self.evaluation))
-        return self.render(
-            "poc/plan.html",
-            status=status,
-            groups=plan_groups(self.evaluation),
-            cases=plan_cases(self.evaluation),
-            profiles=ScenarioProfile.objects.all(),
-            can_change_plan=self.request.user.has_perm("poc.change_plan", self.evaluation),
-            **extra,
-        )
-
-    def get(self, request, pk):
-        return self.page()
-
-    def post(self, request, pk):
-        action = request.POST.get("action")
+    def context(self, form=None, error=None, **extra):
+        if error is None and form is not None and form.errors and not extra:
+            error = form_error_text(form)
         e = self.evaluation
-        try:
-            if action == "init":
-                n = services.plan_init(user=request.user, evaluation=e)
-                messages.success(request, _("%(n)d case(s) added from the library.") % {"n": n})
-            elif action == "library":
-                form = LibraryCaseForm(request.POST, evaluation=e)
-                if not form.is_valid():
-                    return self.page(status=400, library_form=form)
-                services.plan_case_add_library(
-                    user=request.user, evaluation=e, case=form.cleaned_data["case"]
-                )
-            elif action == "custom":
-                form = CustomCaseForm(request.POST)
-                if not form.is_valid():
-                    return self.page(status=400, custom_form=form)
-                services.plan_case_add_custom(user=request.user, evaluation=e, **form.cleaned_data)
-            elif action in ("case_weight", "group_weight"):
-                model = PlanCase if action == "case_weight" else PlanGroup
-                obj = get_object_or_404(model, pk=request.POST.get("id") or 0, evaluation=e)
-                services.plan_weight_set(
-                    user=request.user,
-                    obj=obj,
-                    weight=request.POST.get("weight"),
-                    expected_version=int(request.POST.get("version") or 0),
-                )
-            elif action == "remove":
-                case = get_object_or_404(PlanCase, pk=request.POST.get("id") or 0, evaluation=e)
-                services.plan_case_remove(user=request.user, case=case)
-            elif action == "profile":
-                profile = get_object_or_404(ScenarioProfile, key=request.POST.get("profile", ""))
-                services.plan_apply_profile(user=request.user, evaluation=e, profile=profile)
-            else:
-                return self.page(status=400, error=_("Unknown action."))
-        except Forbidden as exc:
-            raise PermissionDenied(exc.message) from exc
-        except DomainError as exc:
-            return self.page(status=exc.status_code, error=exc.message)
-        except ValidationError as exc:
-            return self.page(status=400, error=_errors(exc))
-        except ValueError:
-            return self.page(status=400, error=_("The version must be a whole number."))
-        if action != "init":
-            messages.success(request, _("Plan updated."))
-        return redirect("poc:plan", pk=pk)
+        extra.setdefault("custom_form", CustomCaseForm())
+        extra.setdefault("library_form", LibraryCaseForm(evaluation=e))
+        return {
+            "groups": plan_groups(e),
+            "cases": plan_cases(e),
+            "profiles": ScenarioProfile.objects.all(),
+            "can_change_plan": self.request.user.has_perm("poc.change_plan", e),
+            "error": error,
+            **extra,
+        }
+
+    def success_url(self):
+        return reverse("poc:plan", kwargs={"pk": self.evaluation.pk})
 
 
-class ScorecardView(EvaluationMixin, View):
-    tab = "poc"
+class PlanInitView(PlanPage, View):
+    form_class = forms.Form
 
-    def get(self, request, pk):
-        card = scorecard(self.evaluation, request.user)
-        totals = [(c, card.overall(c)) for c in card.candidates]
-        return self.render(
-            "poc/scorecard.html",
-            card=card,
-            totals=totals,
-            can_score=request.user.has_perm("poc.score", self.evaluation),
-            can_consensus=request.user.has_perm("poc.record_consensus", self.evaluation),
-            outcomes=Outcome.choices,
+    def perform(self, form):
+        n = services.plan_init(user=self.request.user, evaluation=self.evaluation)
+        self.success_message = _("%(n)d case(s) added from the library.") % {"n": n}
+
+
+class PlanLibraryCaseView(PlanPage, View):
+    form_class = LibraryCaseForm
+
+    def form_kwargs(self):
+        return {"evaluation": self.evaluation}
+
+    def context(self, form=None, error=None, **extra):
+        return super().context(form, error, library_form=form, **extra)
+
+    def perform(self, form):
+        return services.plan_case_add_library(
+            user=self.request.user, evaluation=self.evaluation, case=form.cleaned_data["case"]
         )
 
-    def post(self, request, pk):
-        """Submit all my draft scores (optionally for one candidate)."""
-        candidate = None
-        if request.POST.get("candidate"):
-            candidate = candidate_get(self.evaluation, request.POST["candidate"])
-        try:
-            n = services.scores_submit(
-                user=request.user, evaluation=self.evaluation, candidate=candidate
+
+class PlanCustomCaseView(PlanPage, View):
+    form_class = CustomCaseForm
+
+    def context(self, form=None, error=None, **extra):
+        return super().context(form, error, custom_form=form, **extra)
+
+    def perform(self, form):
+        return services.plan_case_add_custom(
+            user=self.request.user, evaluation=self.evaluation, **form.cleaned_data
+        )
+
+
+class PlanWeightView(PlanPage, View):
+    form_class = WeightForm
+    model: type = PlanCase
+
+    def perform(self, form):
+        obj = get_object_or_404(self.model, pk=form.cleaned_data["id"], evaluation=self.evaluation)
+        return services.plan_weight_set(
+            user=self.request.user,
+            obj=obj,
+            weight=form.cleaned_data["weight"],
+            expected_version=form.cleaned_data["version"],
+        )
+
+
+class PlanGroupWeightView(PlanWeightView):
+    model = PlanGroup
+
+
+class PlanCaseRemoveView(PlanPage, View):
+    form_class = PlanCaseForm
+
+    def perform(self, form):
+        case = get_object_or_404(PlanCase, pk=form.cleaned_data["id"], evaluation=self.evaluation)
+        return services.plan_case_remove(user=self.request.user, case=case)
+
+
+class PlanProfileView(PlanPage, View):
+    form_class = ProfileForm
+
+    def perform(self, form):
+        return services.plan_apply_profile(
+            user=self.request.user, evaluation=self.evaluation, profile=form.cleaned_data["profile"]
+        )
+
+
+class PlanView(ActionRouter, PlanPage, View):
+    actions = {
+        "init": PlanInitView,
+        "library": PlanLibraryCaseView,
+        "custom": PlanCustomCaseView,
+        "case_weight": PlanWeightView,
+        "group_weight": PlanGroupWeightView,
+        "remove": PlanCaseRemoveView,
+        "profile": PlanProfileView,
+    }
+
+    def get(self, request, pk):
+        return self.answer(self.context())
+
+
+class ScorecardView(EvaluationMixin, PageAction, View):
+    """The grid; its form submits all my draft scores (optionally for one candidate)."""
+
+    tab = "poc"
+    template_name = "poc/scorecard.html"
+    form_class = SubmitScoresForm
+
+    def context(self, form=None, error=None, **extra):
+        card = scorecard(self.evaluation, self.request.user)
+        return {
+            "card": card,
+            "totals": [(c, card.overall(c)) for c in card.candidates],
+            "can_score": self.request.user.has_perm("poc.score", self.evaluation),
+            "can_consensus": self.request.user.has_perm("poc.record_consensus", self.evaluation),
+            "outcomes": Outcome.choices,
+            "error": error,
+            **extra,
+        }
+
+    def get(self, request, pk):
+        return self.answer(self.context())
+
+    def perform(self, form):
+        cid = form.cleaned_data["candidate"]
+        n = services.scores_submit(
+            user=self.request.user,
+            evaluation=self.evaluation,
+            candidate=candidate_get(self.evaluation, cid) if cid else None,
+        )
+        self.success_message = _("%(n)d score(s) submitted.") % {"n": n}
+
+    def success_url(self):
+        return reverse("poc:scorecard", kwargs={"pk": self.evaluation.pk})
+
+
+class CellMixin:
+    """One cell of the grid (404 unless both the case and the candidate belong here)."""
+
+    def dispatch(self, request, *args, **kwargs):
+        self.case_id, self.cid = kwargs["case_id"], kwargs["cid"]
+        return super().dispatch(request, *args, **kwargs)
+
+    @property
+    def cell_target(self):
+        if not hasattr(self, "_cell_target"):
+            self._cell_target = (
+                get_object_or_404(PlanCase, pk=self.case_id, evaluation=self.evaluation),
+                candidate_get(self.evaluation, self.cid),
             )
-        except Forbidden as exc:
-            raise PermissionDenied(exc.message) from exc
-        except DomainError as exc:
-            messages.error(request, exc.message)
-            return redirect("poc:scorecard", pk=pk)
-        messages.success(request, _("%(n)d score(s) submitted.") % {"n": n})
-        return redirect("poc:scorecard", pk=pk)
+        return self._cell_target
 
 
-def _cell(view, case_id, cid):
-    case = get_object_or_404(PlanCase, pk=case_id, evaluation=view.evaluation)
-    return case, candidate_get(view.evaluation, cid)
+class CellView(CellMixin, EvaluationMixin, PageAction, View):
+    """One cell: my score (autosaved by htmx), or the owner's consensus. Every outcome answers
+    the cell, with the messages inside it."""
 
+    template_name = "poc/partials/cell.html"
+    partial_template_name = "poc/partials/cell.html"
 
-class CellView(EvaluationMixin, View):
-    """One cell: my score (autosaved by htmx), or the owner's consensus."""
+    def get_form(self, data=None, files=None, **kwargs):
+        consensus = data is not None and data.get("action") == "consensus"
+        return (ConsensusForm if consensus else ScoreForm)(data)
 
-    def cell_context(self, case, candidate):
+    def context(self, form=None, error=None, **extra):
+        case, candidate = self.cell_target
         card = scorecard(self.evaluation, self.request.user)
         cell = next(
             c for c in card.cells() if c.case.pk == case.pk and c.candidate.pk == candidate.pk
         )
+        if error is None and form is not None and form.errors:
+            error = form_error_text(form)
         return {
             "cell": cell,
             "outcomes": Outcome.choices,
             "can_score": self.request.user.has_perm("poc.score", self.evaluation),
             "can_consensus": self.request.user.has_perm("poc.record_consensus", self.evaluation),
+            "error": error,
+            **extra,
         }
 
-    def post(self, request, pk, case_id, cid):
-        case, candidate = _cell(self, case_id, cid)
-        consensus = request.POST.get("action") == "consensus"
-        form = (ConsensusForm if consensus else ScoreForm)(request.POST)
-        status, error = 200, None
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                if consensus:
-                    services.consensus_record(
-                        user=request.user,
-                        case=case,
-                        candidate=candidate,
-                        score=data["score"],
-                        reason=data["reason"],
-                        expected_version=data["version"],
-                    )
-                else:
-                    services.score_save(
-                        user=request.user,
-                        case=case,
-                        candidate=candidate,
-                        score=data["score"],
-                        measured_value=data["measured_value"],
-                        outcome=data["outcome"],
-                        notes=data["notes"],
-                        submit=request.POST.get("submit") == "1",
-                        expected_version=data["version"],
-                    )
-            except StaleEdit as exc:
-                status, error = 409, exc.message
-            except DomainError as exc:
-                status, error = exc.status_code, exc.message
-            except ValidationError as exc:
-                status, error = 400, _errors(exc)
-        else:
-            status = 400
-            error = " ".join(
-                f"{form.fields[k].label}: {' '.join(v)}" for k, v in form.errors.items()
+    def perform(self, form):
+        case, candidate = self.cell_target
+        data = form.cleaned_data
+        if isinstance(form, ConsensusForm):
+            return services.consensus_record(
+                user=self.request.user,
+                case=case,
+                candidate=candidate,
+                score=data["score"],
+                reason=data["reason"],
+                expected_version=data["version"],
             )
-        ctx = self.cell_context(case, candidate)
-        return self.render(
-            "poc/partials/cell.html", status=status, error=error, saved=status == 200, **ctx
+        return services.score_save(
+            user=self.request.user,
+            case=case,
+            candidate=candidate,
+            score=data["score"],
+            measured_value=data["measured_value"],
+            outcome=data["outcome"],
+            notes=data["notes"],
+            submit=data["submit"],
+            expected_version=data["version"],
         )
 
+    def success(self, result):
+        return self.answer(self.context(saved=True))
 
-class EvidenceView(EvaluationMixin, View):
-    """Upload evidence for my score of a cell; download any evidence of this evaluation."""
 
-    def post(self, request, pk, case_id, cid):
-        case, candidate = _cell(self, case_id, cid)
-        score = Score.objects.filter(case=case, candidate=candidate, reviewer=request.user).first()
-        form = EvidenceForm(request.POST, request.FILES)
-        try:
-            if score is None:
-                raise ValidationError(_("Save your score for this cell before attaching evidence."))
-            if not form.is_valid():
-                raise ValidationError(_errors(ValidationError(form.errors.get("file"))))
-            services.evidence_add(user=request.user, score=score, upload=form.cleaned_data["file"])
-        except Forbidden as exc:
-            raise PermissionDenied(exc.message) from exc
-        except DomainError as exc:
-            messages.error(request, exc.message)
-        except ValidationError as exc:
-            messages.error(request, _errors(exc))
-        else:
-            messages.success(request, _("Evidence attached."))
-        return redirect("poc:scorecard", pk=pk)
+class EvidenceView(CellMixin, EvaluationMixin, PageAction, View):
+    """Upload evidence for my score of a cell; the scorecard shows the outcome as a message."""
+
+    form_class = EvidenceForm
+    success_message = gettext_lazy("Evidence attached.")
+
+    def perform(self, form):
+        case, candidate = self.cell_target
+        score = Score.objects.filter(
+            case=case, candidate=candidate, reviewer=self.request.user
+        ).first()
+        if score is None:
+            raise ValidationError(_("Save your score for this cell before attaching evidence."))
+        return services.evidence_add(
+            user=self.request.user, score=score, upload=form.cleaned_data["file"]
+        )
+
+    def refuse(self, form, status, error=None, **extra):
+        messages.error(self.request, error or form_error_text(form))
+        return redirect(self.success_url())
+
+    def success_url(self):
+        case, candidate = self.cell_target
+        url = reverse("poc:scorecard", kwargs={"pk": self.evaluation.pk})
+        return f"{url}#cell-{case.pk}-{candidate.pk}"
 
 
 def evidence_response(evidence: Evidence) -> FileResponse:

@@ -4,27 +4,30 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.views import View
 
-from common.exceptions import Forbidden
-from evaluations.views import EvaluationMixin
+from common.forms import form_error_text
+from common.views import PageAction
+from evaluations.scoped import EvaluationMixin
 from poc.selectors import hidden_cell_count
 
 from . import sections, services
+from .forms import ReportPreviewForm, ReportRequestForm, chosen_sections
 from .models import ReportRun
 from .render import report_html
 from .snapshot import build_snapshot, snapshot_sha256
 
 
 @method_decorator(transaction.non_atomic_requests, name="dispatch")
-class ReportListView(EvaluationMixin, View):
+class ReportListView(EvaluationMixin, PageAction, View):
     """The evaluation's report runs; requesting one commits it before it goes to the worker."""
 
     tab = "reports"
@@ -49,44 +52,43 @@ class ReportListView(EvaluationMixin, View):
             blind_message=services.blind_message(hidden) if hidden else "",
         )
 
-    def post(self, request, pk):
-        try:
-            if request.POST.get("retry"):
-                run = get_object_or_404(
-                    ReportRun, pk=request.POST["retry"], evaluation=self.evaluation
-                )
-                sent = services.report_retry(user=request.user, run=run)
-            else:
-                _run, sent = services.report_request(
-                    user=request.user,
-                    evaluation=self.evaluation,
-                    language=request.POST.get("language", ""),
-                    sections=chosen_sections(request.POST),
-                )
-        except Forbidden as exc:
-            raise PermissionDenied(exc.message) from exc
-        except ValidationError as exc:
-            messages.error(request, " ".join(exc.messages))
-            return redirect("reports:report_list", pk=pk)
+    def get_form(self, data=None, files=None, **kwargs):
+        return ReportRequestForm(data)
+
+    def perform(self, form):
+        user, retry = self.request.user, form.cleaned_data["retry"]
+        if retry:
+            run = get_object_or_404(ReportRun, pk=retry, evaluation=self.evaluation)
+            return services.report_retry(user=user, run=run)
+        _run, sent = services.report_request(
+            user=user,
+            evaluation=self.evaluation,
+            language=form.cleaned_data["language"],
+            sections=chosen_sections(self.request.POST),
+        )
+        return sent
+
+    def refuse(self, form, status, error=None, **extra):
+        messages.error(self.request, error or form_error_text(form))
+        return redirect(self.success_url())
+
+    def success(self, sent):
         if sent:
-            messages.success(request, _("Report requested. It appears below when it is ready."))
+            messages.success(
+                self.request, _("Report requested. It appears below when it is ready.")
+            )
         else:
             messages.warning(
-                request,
+                self.request,
                 _(
                     "The task queue is unreachable right now. Your report is recorded and "
                     "waiting; press Retry once the queue is back."
                 ),
             )
-        return redirect("reports:report_list", pk=pk)
+        return redirect(self.success_url())
 
-
-def chosen_sections(data) -> list[str] | None:
-    """The report form sends `choose_sections` with its checkboxes, so ticking none is an
-    error rather than "all"; a client that sends neither gets every section."""
-    if "sections" in data or "choose_sections" in data:
-        return data.getlist("sections")
-    return None
+    def success_url(self):
+        return reverse("reports:report_list", kwargs={"pk": self.evaluation.pk})
 
 
 def pdf_response(run: ReportRun) -> FileResponse:
@@ -117,13 +119,13 @@ class ReportPreviewView(EvaluationMixin, View):
     """The report as HTML, from the evaluation's current data (the same template as the PDF)."""
 
     def get(self, request, pk):
-        language = request.GET.get("language") or request.LANGUAGE_CODE
+        form = ReportPreviewForm(request.GET)
+        if not form.is_valid():
+            return HttpResponse(form_error_text(form), status=400, content_type="text/plain")
+        chosen = form.cleaned_data["chosen"]
+        language = form.cleaned_data["language"] or request.LANGUAGE_CODE
         if language not in dict(settings.LANGUAGES):
             language = settings.LANGUAGE_CODE
-        try:
-            chosen = sections.clean_sections(chosen_sections(request.GET))
-        except ValidationError as exc:
-            return HttpResponse(" ".join(exc.messages), status=400, content_type="text/plain")
         if refusal := services.blind_refusal(request.user, self.evaluation, chosen):
             raise PermissionDenied(refusal)
         snapshot = build_snapshot(

@@ -3,7 +3,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from evaluations.forms import VersionField
+from common.forms import VersionField
 
 from .models import CostInput, CostSettings, PartyKind
 
@@ -51,3 +51,28 @@ class WhatIfForm(forms.Form):
         if not self.is_valid():
             return {}
         return {k: v for k, v in self.cleaned_data.items() if v is not None}
+
+
+class MatrixCellForm(forms.Form):
+    """One cell of a matrix row: the party's letter (empty clears it)."""
+
+    area = forms.SlugField()
+    party = forms.IntegerField(min_value=1)
+    letter = forms.CharField(required=False, max_length=2)
+    version = VersionField()
+
+
+class MatrixRowForm(forms.Form):
+    """A row's note and internal effort (FTE)."""
+
+    area = forms.SlugField()
+    note = forms.CharField(label=_("Note"), required=False, max_length=2000)
+    internal_fte = forms.DecimalField(
+        label=_("Internal FTE"),
+        required=False,
+        min_value=Decimal("0"),
+        max_value=Decimal("50"),
+        max_digits=5,
+        decimal_places=2,
+    )
+    version = VersionField()

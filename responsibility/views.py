@@ -2,19 +2,30 @@
 
 from __future__ import annotations
 
-from django.contrib import messages
-from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect
+from decimal import Decimal
+
+from django import forms
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views import View
 
 from common.charts import cumulative_cost_chart
-from common.exceptions import DomainError, StaleEdit
+from common.forms import form_error_text
+from common.views import PageAction
+from evaluations.scoped import EvaluationMixin
 from evaluations.selectors import candidate_get
-from evaluations.views import EvaluationMixin, form_errors_from
 
 from . import services
-from .forms import CostInputForm, CostSettingsForm, PartyForm, WhatIfForm
+from .forms import (
+    CostInputForm,
+    CostSettingsForm,
+    MatrixCellForm,
+    MatrixRowForm,
+    PartyForm,
+    WhatIfForm,
+)
 from .models import Area, Letter, Party
 from .selectors import (
     active_areas,
@@ -28,12 +39,16 @@ from .selectors import (
 )
 
 
-class MatricesView(EvaluationMixin, View):
-    """All candidates' matrices side by side: who is accountable for each area."""
+class MatricesView(EvaluationMixin, PageAction, View):
+    """All candidates' matrices side by side: who is accountable for each area. Its form adds a
+    party of this evaluation's own."""
 
     tab = "responsibility"
+    template_name = "responsibility/matrices.html"
+    form_class = PartyForm
+    success_message = gettext_lazy("Party added.")
 
-    def page(self, status=200, **extra):
+    def context(self, form=None, error=None, **extra):
         matrices = evaluation_matrices(self.evaluation)
         names = {p.pk: p.name for p in parties_for(self.evaluation)}
         comparison = []
@@ -47,31 +62,24 @@ class MatricesView(EvaluationMixin, View):
                 cells.append({"owners": owners, "status": row.check.status})
             differs = len({tuple(sorted(c["owners"])) for c in cells}) > 1
             comparison.append({"area": area, "cells": cells, "differs": differs})
-        extra.setdefault("party_form", PartyForm())
-        return self.render(
-            "responsibility/matrices.html",
-            status=status,
-            matrices=matrices,
-            comparison=comparison,
+        return {
+            "matrices": matrices,
+            "comparison": comparison,
+            "party_form": form or PartyForm(),
+            "error": error,
             **extra,
-        )
+        }
 
     def get(self, request, pk):
-        return self.page()
+        return self.answer(self.context())
 
-    def post(self, request, pk):
-        form = PartyForm(request.POST)
-        if not form.is_valid():
-            return self.page(status=400, party_form=form)
-        try:
-            services.party_add(user=request.user, evaluation=self.evaluation, **form.cleaned_data)
-        except DomainError as exc:
-            return self.page(status=exc.status_code, error=exc.message)
-        except ValidationError as exc:
-            form_errors_from(form, exc)
-            return self.page(status=400, party_form=form)
-        messages.success(request, _("Party added."))
-        return redirect("responsibility:matrices", pk=pk)
+    def perform(self, form):
+        return services.party_add(
+            user=self.request.user, evaluation=self.evaluation, **form.cleaned_data
+        )
+
+    def success_url(self):
+        return reverse("responsibility:matrices", kwargs={"pk": self.evaluation.pk})
 
 
 def load_matrix(evaluation, cid):
@@ -87,101 +95,123 @@ def load_matrix(evaluation, cid):
     return candidate, parties, matrix_view(candidate, active_areas(), parties)
 
 
-class MatrixEditView(EvaluationMixin, View):
-    """One candidate's grid: areas × parties, edited cell by cell with the keyboard."""
+class MatrixEditView(EvaluationMixin, PageAction, View):
+    """One candidate's grid: areas × parties, edited cell by cell with the keyboard. Its form
+    fills the rows nobody edited yet with the starting point of the candidate's type."""
 
     tab = "responsibility"
+    template_name = "responsibility/matrix_edit.html"
+    form_class = forms.Form
 
-    def load(self, cid):
-        return load_matrix(self.evaluation, cid)
+    def context(self, form=None, error=None, **extra):
+        candidate, parties, matrix = load_matrix(self.evaluation, self.kwargs["cid"])
+        return {
+            "candidate": candidate,
+            "parties": parties,
+            "matrix": matrix,
+            "letters": Letter,
+            "error": error,
+            **extra,
+        }
 
     def get(self, request, pk, cid):
-        candidate, parties, matrix = self.load(cid)
-        return self.render(
-            "responsibility/matrix_edit.html",
-            candidate=candidate,
-            parties=parties,
-            matrix=matrix,
-            letters=Letter,
+        return self.answer(self.context())
+
+    def perform(self, form):
+        candidate = candidate_get(self.evaluation, self.kwargs["cid"])
+        added = services.matrix_prefill(user=self.request.user, candidate=candidate)
+        self.success_message = _("%(n)d area(s) filled with the starting point.") % {"n": added}
+
+    def success_url(self):
+        return reverse(
+            "responsibility:matrix", kwargs={"pk": self.evaluation.pk, "cid": self.kwargs["cid"]}
         )
 
-    def post(self, request, pk, cid):
-        """Prefill from the candidate's type (rows already edited are kept)."""
-        candidate = candidate_get(self.evaluation, cid)
-        try:
-            added = services.matrix_prefill(user=request.user, candidate=candidate)
-        except DomainError as exc:
-            candidate, parties, matrix = self.load(cid)
-            return self.render(
-                "responsibility/matrix_edit.html",
-                status=exc.status_code,
-                error=exc.message,
+
+class MatrixRowSaveView(EvaluationMixin, PageAction, View):
+    """Saves one cell (letter) or a row's note/effort; answers htmx with the row's new state,
+    or the whole row with the messages when the save is refused."""
+
+    template_name = "responsibility/partials/matrix_row.html"
+    partial_template_name = "responsibility/partials/matrix_row.html"
+
+    def get_form(self, data=None, files=None, **kwargs):
+        return (MatrixCellForm if data is not None and "party" in data else MatrixRowForm)(data)
+
+    @property
+    def area(self):
+        if not hasattr(self, "_area"):
+            key = self.request.POST.get("area", "")
+            self._area = get_object_or_404(Area, key=key, is_active=True)
+        return self._area
+
+    def context(self, form=None, error=None, **extra):
+        candidate, parties, matrix = load_matrix(self.evaluation, self.kwargs["cid"])
+        row = next(r for r in matrix.rows if r.area.pk == self.area.pk)
+        if error is None and form is not None and form.errors:
+            error = form_error_text(form)
+        return {
+            "candidate": candidate,
+            "parties": parties,
+            "matrix": matrix,
+            "r": row,
+            "error": error,
+            **extra,
+        }
+
+    def perform(self, form):
+        candidate = candidate_get(self.evaluation, self.kwargs["cid"])
+        data = form.cleaned_data
+        if isinstance(form, MatrixCellForm):
+            party = get_object_or_404(Party, pk=data["party"])
+            return services.cell_set(
+                user=self.request.user,
                 candidate=candidate,
-                parties=parties,
-                matrix=matrix,
-                letters=Letter,
+                area=self.area,
+                party=party,
+                letter=data["letter"],
+                expected_version=data["version"],
             )
-        messages.success(request, _("%(n)d area(s) filled with the starting point.") % {"n": added})
-        return redirect("responsibility:matrix", pk=pk, cid=cid)
-
-
-class MatrixRowSaveView(EvaluationMixin, View):
-    """Saves one cell (letter) or a row's note/effort; answers htmx with the row's new state."""
-
-    def post(self, request, pk, cid):
-        candidate = candidate_get(self.evaluation, cid)
-        area = get_object_or_404(Area, key=request.POST.get("area", ""), is_active=True)
-        version = request.POST.get("version") or None
-        status, error = 200, None
-        try:
-            version = int(version) if version is not None else None
-            if "party" in request.POST:
-                party = get_object_or_404(Party, pk=request.POST.get("party") or 0)
-                services.cell_set(
-                    user=request.user,
-                    candidate=candidate,
-                    area=area,
-                    party=party,
-                    letter=request.POST.get("letter", ""),
-                    expected_version=version,
-                )
-            else:
-                services.row_update(
-                    user=request.user,
-                    candidate=candidate,
-                    area=area,
-                    expected_version=version,
-                    note=request.POST.get("note"),
-                    internal_fte=request.POST.get("internal_fte") or "0",
-                )
-        except StaleEdit as exc:
-            status, error = 409, exc.message
-        except DomainError as exc:
-            status, error = exc.status_code, exc.message
-        except ValidationError as exc:
-            status, error = 400, " ".join(exc.messages)
-        except ValueError:
-            status, error = 400, _("The version must be a whole number.")
-        candidate, parties, matrix = load_matrix(self.evaluation, cid)
-        row = next(r for r in matrix.rows if r.area.pk == area.pk)
-        ctx = {"candidate": candidate, "parties": parties, "matrix": matrix, "r": row}
-        if status == 200:
-            return self.render("responsibility/partials/row_saved.html", **ctx, saved=True)
-        response = self.render(
-            "responsibility/partials/matrix_row.html", status=status, error=error, **ctx
+        fte = data["internal_fte"]
+        return services.row_update(
+            user=self.request.user,
+            candidate=candidate,
+            area=self.area,
+            expected_version=data["version"],
+            note=data["note"] if "note" in form.data else None,
+            internal_fte=(fte or Decimal("0")) if "internal_fte" in form.data else None,
         )
-        response["HX-Retarget"] = f"#row-{area.key}"
-        response["HX-Reswap"] = "outerHTML"
-        return response
+
+    def htmx_target(self):
+        return f"#row-{self.area.key}"
+
+    def success(self, result):
+        context = self.context(saved=True)
+        return self.respond("responsibility/partials/row_saved.html", context, 200)
 
 
-class CostsView(EvaluationMixin, View):
+class CostsView(EvaluationMixin, PageAction, View):
+    """Cost settings and each candidate's inputs, the totals and the chart; its forms save the
+    settings (`target=settings`) or one candidate's inputs (`candidate=<id>`)."""
+
     tab = "costs"
+    template_name = "responsibility/costs.html"
+    success_message = gettext_lazy("Saved.")
 
-    def page(self, status=200, forms_by_candidate=None, settings_form=None, **extra):
+    def get_form(self, data=None, files=None, **kwargs):
+        if data is not None and data.get("target") == "settings":
+            return CostSettingsForm(data, instance=cost_settings(self.evaluation))
+        candidate = candidate_get(self.evaluation, (data or {}).get("candidate"))
+        return CostInputForm(data, instance=cost_input(candidate), prefix=f"c{candidate.pk}")
+
+    def context(self, form=None, error=None, **extra):
+        forms_by_candidate, settings_form = {}, None
+        if isinstance(form, CostSettingsForm):
+            settings_form = form
+        elif form is not None:
+            forms_by_candidate[form.instance.candidate_id] = form
         what_if = WhatIfForm(self.request.GET or None)
         settings, rows = evaluation_costs(self.evaluation, **what_if.overrides())
-        forms_by_candidate = forms_by_candidate or {}
         for row in rows:
             row.form = forms_by_candidate.get(row.candidate.pk) or CostInputForm(
                 instance=row.data,
@@ -194,60 +224,39 @@ class CostsView(EvaluationMixin, View):
             year_label=_("Year"),
             currency=settings.currency,
         )
-        template = (
-            "responsibility/partials/cost_results.html"
-            if self.request.htmx and self.request.method == "GET"
-            else "responsibility/costs.html"
-        )
-        return self.render(
-            template,
-            status=status,
-            settings=settings,
-            settings_form=settings_form
+        return {
+            "settings": settings,
+            "settings_form": settings_form
             or CostSettingsForm(instance=settings, initial={"version": settings.version}),
-            rows=rows,
-            chart=chart,
-            what_if=what_if,
-            years=range(1, settings.years + 1),
+            "rows": rows,
+            "chart": chart,
+            "what_if": what_if,
+            "years": range(1, settings.years + 1),
+            "error": error,
             **extra,
-        )
+        }
 
     def get(self, request, pk):
-        return self.page()
+        if request.htmx:  # the what-if form refreshes the results only
+            context = self.context()
+            return self.respond("responsibility/partials/cost_results.html", context, 200)
+        return self.answer(self.context())
 
-    def post(self, request, pk):
-        target = request.POST.get("target")
-        try:
-            if target == "settings":
-                form = CostSettingsForm(request.POST, instance=cost_settings(self.evaluation))
-                if not form.is_valid():
-                    return self.page(status=400, settings_form=form)
-                data = {k: v for k, v in form.cleaned_data.items() if k != "version"}
-                services.cost_settings_save(
-                    user=request.user,
-                    evaluation=self.evaluation,
-                    expected_version=form.cleaned_data["version"],
-                    **data,
-                )
-            else:
-                candidate = candidate_get(self.evaluation, request.POST.get("candidate"))
-                form = CostInputForm(
-                    request.POST, instance=cost_input(candidate), prefix=f"c{candidate.pk}"
-                )
-                if not form.is_valid():
-                    return self.page(status=400, forms_by_candidate={candidate.pk: form})
-                data = {k: v for k, v in form.cleaned_data.items() if k != "version"}
-                services.cost_input_save(
-                    user=request.user,
-                    candidate=candidate,
-                    expected_version=form.cleaned_data["version"],
-                    **data,
-                )
-        except StaleEdit as exc:
-            return self.page(status=409, error=exc.message)
-        except DomainError as exc:
-            return self.page(status=exc.status_code, error=exc.message)
-        except ValidationError as exc:
-            return self.page(status=400, error=" ".join(exc.messages))
-        messages.success(request, _("Saved."))
-        return redirect("responsibility:costs", pk=pk)
+    def perform(self, form):
+        data = {k: v for k, v in form.cleaned_data.items() if k != "version"}
+        if isinstance(form, CostSettingsForm):
+            return services.cost_settings_save(
+                user=self.request.user,
+                evaluation=self.evaluation,
+                expected_version=form.cleaned_data["version"],
+                **data,
+            )
+        return services.cost_input_save(
+            user=self.request.user,
+            candidate=form.instance.candidate,
+            expected_version=form.cleaned_data["version"],
+            **data,
+        )
+
+    def success_url(self):
+        return reverse("responsibility:costs", kwargs={"pk": self.evaluation.pk})

@@ -67,6 +67,17 @@ def pytest_runtest_teardown(item, nextitem):
             seed_all()
 
 
+@pytest.fixture(autouse=True)
+def _default_language():
+    """A request's LocaleMiddleware leaves its language active in the thread: every test starts
+    and ends in the default language, whatever the one before it asked for."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _remove_test_media():
     """Files the tests write go to a throwaway folder (config.settings.test): remove it."""

@@ -12,6 +12,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from catalog.models import Scenario
+from common.http import VersionField
 
 from ..models import (
     AnswerValue,
@@ -33,11 +34,6 @@ from ..selectors import EvaluationData
 User = get_user_model()
 
 # Schema texts are plain (the API documentation is English); messages a user sees are translated.
-VERSION_HELP = (
-    "The version you edited (from GET). Alternatively send it as the If-Match header. "
-    "Required when the row already exists; 0 or absent when creating it."
-)
-
 # Plain strings, not enums: the same choices are the `role` enum of the member endpoints.
 MY_ROLE_HELP = "Your role in this evaluation: owner, editor, reviewer or viewer."
 CANDIDATE_STATUS_HELP = "shortlisted or eliminated"
@@ -45,11 +41,6 @@ CANDIDATE_STATUS_HELP = "shortlisted or eliminated"
 
 def username(user) -> str | None:
     return user.username if user is not None else None
-
-
-class VersionField(serializers.IntegerField):
-    def __init__(self, **kwargs):
-        super().__init__(min_value=0, required=False, help_text=VERSION_HELP, **kwargs)
 
 
 class UsernameField(serializers.CharField):

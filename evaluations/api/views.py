@@ -11,19 +11,25 @@ exist yet the version is 0, so creating it needs no precondition.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import APIException, NotFound, ParseError
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from catalog.models import Solution
-from common.exceptions import PreconditionFailed, StaleEdit
+from common.http import (
+    READ_ERRORS,
+    VERSIONED_WRITE_ERRORS,
+    WRITE_ERRORS,
+    error_responses,
+    precondition,
+    precondition_errors,
+    with_etag,
+)
 
 from .. import services
 from ..filters import EvaluationFilterSet
@@ -33,164 +39,22 @@ from ..models import (
     ContextAnswer,
     ContextQuestion,
     Decision,
-    Evaluation,
     FiveQuestion,
     Membership,
     QuestionAnswer,
 )
 from ..reminders import reminders_for
+from ..scoped import CandidateScopedView, EvaluationScopedView
 from ..selectors import (
     active_context_questions,
     active_five_questions,
-    candidate_get,
     evaluation_data,
     evaluation_data_many,
-    evaluation_get_for_user,
     evaluation_queryset_full,
     evaluations_for_user,
     shortlist_suggest,
 )
 from . import serializers as s
-
-# --- HTTP preconditions ----------------------------------------------------------------------
-
-
-class PreconditionRequired(APIException):
-    status_code = 428
-    default_code = "precondition_required"
-    default_detail = _(
-        "This has been saved before. Send the version you edited, as an If-Match header "
-        '(If-Match: "3", the ETag of your GET) or as "version" in the body, so that a '
-        "change made meanwhile by someone else is not overwritten."
-    )
-
-
-@dataclass(frozen=True)
-class Precondition:
-    version: int | None
-    from_header: bool = False
-
-
-def _if_match(request) -> int | None:
-    raw = request.headers.get("If-Match")
-    if raw is None:
-        return None
-    tag = raw.strip()
-    if tag.startswith("W/"):
-        tag = tag[2:]
-    if len(tag) >= 2 and tag[0] == tag[-1] == '"':
-        tag = tag[1:-1]
-    if not tag.isdigit():
-        raise ParseError(
-            gettext('If-Match must be one ETag of this resource, for example "3"; got %(v)s.')
-            % {"v": raw}
-        )
-    return int(tag)
-
-
-def precondition(request, body_version: int | None, *, exists: bool) -> Precondition:
-    """The version the client edited; 428 when it updates a saved row without saying which."""
-    header = _if_match(request)
-    if header is not None and body_version is not None and header != body_version:
-        raise serializers.ValidationError(
-            {
-                "version": gettext(
-                    "If-Match says version %(h)s but the body says %(b)s; send one of them."
-                )
-                % {"h": header, "b": body_version}
-            }
-        )
-    if header is not None:
-        if not exists and header != 0:
-            raise PreconditionFailed(
-                gettext('Nothing is saved here yet (ETag "0"); reload and try again.')
-            )
-        return Precondition(header, from_header=True)
-    if body_version is not None:
-        return Precondition(body_version)
-    if exists:
-        raise PreconditionRequired()
-    # Creating: 0 means "I saw nothing saved", so a row created meanwhile is not overwritten.
-    return Precondition(0)
-
-
-@contextmanager
-def precondition_errors(pre: Precondition):
-    """A stale edit detected through If-Match is a failed precondition (412), not a 409."""
-    try:
-        yield
-    except StaleEdit as exc:
-        if pre.from_header and not isinstance(exc, PreconditionFailed):
-            raise PreconditionFailed(exc.message, current=exc.current) from exc
-        raise
-
-
-def with_etag(response: Response, version: int) -> Response:
-    response["ETag"] = f'"{version}"'
-    return response
-
-
-class ErrorSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-
-
-class ConflictSerializer(ErrorSerializer):
-    missing = serializers.ListField(
-        child=serializers.CharField(), required=False, help_text="Why a gate refused."
-    )
-    current = serializers.DictField(
-        required=False, help_text="The saved row, when your version was stale."
-    )
-
-
-def _errors(*codes: int) -> dict:
-    described = {
-        400: (None, "Invalid input; the body names each bad field."),
-        403: (ErrorSerializer, "Your role in this evaluation does not allow this."),
-        404: (ErrorSerializer, "Not found, or you are not a member of this evaluation."),
-        409: (
-            ConflictSerializer,
-            "Not possible in the current state, or your body version is stale.",
-        ),
-        412: (ConflictSerializer, "If-Match names a version that is no longer saved."),
-        428: (ErrorSerializer, "Send If-Match or version to update a saved row."),
-    }
-    return {
-        code: OpenApiResponse(response=described[code][0], description=described[code][1])
-        for code in codes
-    }
-
-
-READ_ERRORS = _errors(404)
-WRITE_ERRORS = _errors(400, 403, 404, 409)
-VERSIONED_WRITE_ERRORS = _errors(400, 403, 404, 409, 412, 428)
-
-
-# --- shared view plumbing --------------------------------------------------------------------
-
-
-class EvaluationScopedView(generics.GenericAPIView):
-    """A view about one evaluation, fetched through the member-only selector (else 404)."""
-
-    evaluation_url_kwarg = "evaluation_pk"
-    pagination_class = None
-    filter_backends: list = []
-
-    def get_evaluation(self) -> Evaluation:
-        if not hasattr(self, "_evaluation"):
-            self._evaluation = evaluation_get_for_user(
-                self.request.user, self.kwargs[self.evaluation_url_kwarg]
-            )
-        return self._evaluation
-
-    def parse(self, serializer_class, **kwargs) -> dict:
-        serializer = serializer_class(data=self.request.data, **kwargs)
-        serializer.is_valid(raise_exception=True)
-        return serializer.validated_data
-
-    def out(self, serializer_class, instance, **kwargs):
-        return serializer_class(instance, context=self.get_serializer_context(), **kwargs).data
-
 
 # --- evaluations -----------------------------------------------------------------------------
 
@@ -204,7 +68,7 @@ def _write_fields(data: dict) -> dict:
     post=extend_schema(
         summary="Create an evaluation (tech leads and admins); you become its owner",
         request=s.EvaluationWriteSerializer,
-        responses={201: s.EvaluationSerializer, **_errors(400, 403)},
+        responses={201: s.EvaluationSerializer, **error_responses(400, 403)},
     ),
 )
 class EvaluationListView(generics.ListCreateAPIView):
@@ -354,7 +218,7 @@ class MemberDetailView(EvaluationScopedView):
 
     @extend_schema(
         summary="Remove a member (owners only; one owner must remain)",
-        responses={204: None, **_errors(403, 404, 409)},
+        responses={204: None, **error_responses(403, 404, 409)},
     )
     def delete(self, request, evaluation_pk, pk):
         services.member_remove(user=request.user, membership=self.get_membership())
@@ -534,17 +398,10 @@ class CandidateListView(EvaluationScopedView):
         return with_etag(response, candidate.version)
 
 
-class CandidateView(EvaluationScopedView):
+class CandidateView(CandidateScopedView):
     """Base for views about one candidate of the evaluation."""
 
     serializer_class = s.CandidateSerializer
-    candidate_url_kwarg = "pk"
-
-    def get_candidate(self) -> Candidate:
-        evaluation = self.get_evaluation()
-        candidate = candidate_get(evaluation, self.kwargs[self.candidate_url_kwarg])
-        candidate.evaluation = evaluation
-        return candidate
 
     def current_serializer(self, candidate) -> dict:
         return self.out(s.CandidateSerializer, candidate)

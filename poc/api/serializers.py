@@ -14,7 +14,8 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from evaluations.api.serializers import SolutionBriefSerializer, UsernameField, VersionField
+from common.http import VersionField
+from evaluations.api.serializers import SolutionBriefSerializer, UsernameField
 
 from ..models import Direction, Outcome, ScenarioProfile, TestCase, TestGroup
 

@@ -33,17 +33,17 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from common.exceptions import Conflict, Forbidden
-from evaluations.api.views import (
+from common.http import (
     READ_ERRORS,
     VERSIONED_WRITE_ERRORS,
     WRITE_ERRORS,
-    EvaluationScopedView,
-    _errors,
+    error_responses,
     precondition,
     precondition_errors,
     with_etag,
 )
 from evaluations.models import Candidate, Evaluation
+from evaluations.scoped import EvaluationScopedView
 from evaluations.selectors import candidate_get
 
 from .. import scoring, services
@@ -165,7 +165,7 @@ class PlanInitView(PocView):
     @extend_schema(
         summary="Add every group and every active library case not in the plan yet",
         request=None,
-        responses={200: s.PlanInitSerializer, **_errors(403, 404, 409)},
+        responses={200: s.PlanInitSerializer, **error_responses(403, 404, 409)},
     )
     def post(self, request, evaluation_pk):
         evaluation = self.get_evaluation()
@@ -258,7 +258,7 @@ class PlanCaseDetailView(PocView):
 
     @extend_schema(
         summary="Remove a case from the plan, for every candidate (its scores too)",
-        responses={204: None, **_errors(403, 404, 409)},
+        responses={204: None, **error_responses(403, 404, 409)},
     )
     def delete(self, request, evaluation_pk, case_pk):
         case = _plan_case(self.get_evaluation(), case_pk)
@@ -401,7 +401,7 @@ class ScoreView(CellBaseView):
 
     @extend_schema(
         summary="The cell with my score (ETag: my score's version, 0 before I saved one)",
-        responses={200: s.CellSerializer, **_errors(404, 409)},
+        responses={200: s.CellSerializer, **error_responses(404, 409)},
     )
     def get(self, request, evaluation_pk, case_pk, candidate_pk):
         cell = self.cell(*self.get_case_and_candidate())
@@ -444,7 +444,7 @@ class ConsensusView(CellBaseView):
 
     @extend_schema(
         summary="The cell with its consensus (ETag: the consensus version, 0 before one)",
-        responses={200: s.CellSerializer, **_errors(404, 409)},
+        responses={200: s.CellSerializer, **error_responses(404, 409)},
     )
     def get(self, request, evaluation_pk, case_pk, candidate_pk):
         cell = self.cell(*self.get_case_and_candidate())
@@ -529,7 +529,7 @@ class EvidenceDownloadView(PocView):
         "any submitted score's). Served as an attachment.",
         responses={
             (200, "application/octet-stream"): OpenApiResponse(OpenApiTypes.BINARY),
-            **_errors(403, 404),
+            **error_responses(403, 404),
         },
     )
     def get(self, request, evaluation_pk, evidence_pk):

@@ -14,7 +14,8 @@ from rest_framework import status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
-from evaluations.api.views import READ_ERRORS, EvaluationScopedView, _errors
+from common.http import READ_ERRORS, error_responses
+from evaluations.scoped import EvaluationScopedView
 from poc.selectors import hidden_cell_count
 
 from .. import services
@@ -70,7 +71,7 @@ class ReportListView(ReportView):
         "(summary, poc, robustness, appendix) are refused with 400 while blind scoring hides "
         "cells from you.",
         request=s.ReportRequestSerializer,
-        responses={202: s.ReportRunQueuedSerializer, **_errors(400, 404)},
+        responses={202: s.ReportRunQueuedSerializer, **error_responses(400, 404)},
     )
     def post(self, request, evaluation_pk):
         values = self.parse(s.ReportRequestSerializer)
@@ -97,7 +98,7 @@ class ReportRetryView(ReportView):
     @extend_schema(
         summary="Send a queued or failed run to the worker again",
         request=None,
-        responses={202: s.ReportRunQueuedSerializer, **_errors(404)},
+        responses={202: s.ReportRunQueuedSerializer, **error_responses(404)},
     )
     def post(self, request, evaluation_pk, run_pk):
         run = self.run(run_pk)
@@ -113,7 +114,7 @@ class ReportPdfView(ReportView):
         description="404 until the run is done. 403 while blind scoring keeps it from you.",
         responses={
             (200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY),
-            **_errors(403, 404),
+            **error_responses(403, 404),
         },
     )
     def get(self, request, evaluation_pk, run_pk):

@@ -8,7 +8,8 @@ Decimal and travel as strings.
 
 from rest_framework import serializers
 
-from evaluations.api.serializers import SolutionBriefSerializer, VersionField
+from common.http import VersionField
+from evaluations.api.serializers import SolutionBriefSerializer
 
 from ..models import CostInput, CostSettings, Party, PartyKind
 

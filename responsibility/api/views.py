@@ -21,18 +21,17 @@ from rest_framework import generics, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from evaluations.api.views import (
+from common.http import (
     READ_ERRORS,
     VERSIONED_WRITE_ERRORS,
     WRITE_ERRORS,
-    CandidateView,
-    EvaluationScopedView,
-    _errors,
+    error_responses,
     precondition,
     precondition_errors,
     with_etag,
 )
 from evaluations.models import Candidate
+from evaluations.scoped import CandidateScopedView, EvaluationScopedView
 
 from .. import services
 from ..models import Area, AreaRow, CostInput, CostSettings, Party
@@ -138,7 +137,7 @@ class MatrixDetail(MatrixView):
     added: int = 0
 
 
-class MatrixBaseView(CandidateView):
+class MatrixBaseView(CandidateScopedView):
     """Base for views about one candidate's matrix: letters are shown by party key."""
 
     serializer_class = s.MatrixSerializer
@@ -187,7 +186,7 @@ class MatrixPrefillView(MatrixBaseView):
     @extend_schema(
         summary="Fill the areas not saved yet with the starting point for the candidate's type",
         request=None,
-        responses={200: s.MatrixPrefillSerializer, **_errors(403, 404, 409)},
+        responses={200: s.MatrixPrefillSerializer, **error_responses(403, 404, 409)},
     )
     def post(self, request, evaluation_pk, candidate_pk):
         candidate = self.get_candidate()
@@ -335,7 +334,7 @@ class CostSettingsView(EvaluationScopedView):
         return with_etag(Response(body, status=code), settings.version)
 
 
-class CostInputView(CandidateView):
+class CostInputView(CandidateScopedView):
     serializer_class = s.CostInputSerializer
     candidate_url_kwarg = "candidate_pk"
 
@@ -386,7 +385,7 @@ class CostListView(EvaluationScopedView):
         "this answer only; nothing is saved. People = internal FTE from the candidate's "
         "matrix × cost per FTE-year.",
         parameters=[s.WhatIfSerializer],
-        responses={200: s.CostsSerializer, **_errors(400, 404)},
+        responses={200: s.CostsSerializer, **error_responses(400, 404)},
     )
     def get(self, request, evaluation_pk):
         evaluation = self.get_evaluation()

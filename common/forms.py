@@ -1,0 +1,51 @@
+"""Form plumbing every app's pages share: the version a page write carries, and attaching a
+service's ValidationError to the form that sent the input."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+VERSION_MISSING = _(
+    "This form was sent without the version of what you edited, so a change saved meanwhile by "
+    "someone else could be overwritten. Reload the page and apply your change again."
+)
+
+
+class VersionField(forms.IntegerField):
+    """The version of the row the form edits (0 when it showed nothing saved). Required: a page
+    write without it is refused (428), as the API refuses one without If-Match or version."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("error_messages", {"required": VERSION_MISSING})
+        super().__init__(min_value=0, required=True, **kwargs)
+
+
+def version_missing(form: forms.BaseForm) -> bool:
+    """Whether a bound form has a version field the request did not fill."""
+    field = form.fields.get("version")
+    if not isinstance(field, VersionField):
+        return False
+    return form.data.get(form.add_prefix("version"), "") in ("", None)
+
+
+def form_errors_from(form: forms.BaseForm, exc: ValidationError) -> None:
+    """Attach a service's ValidationError to the form (unknown fields become form errors)."""
+    if hasattr(exc, "error_dict"):
+        for name, errors in exc.message_dict.items():
+            form.add_error(name if name in form.fields else None, errors)
+    else:
+        form.add_error(None, exc.messages)
+
+
+def form_error_text(form: forms.BaseForm) -> str:
+    """All of a form's errors as one sentence per field ("Label: message")."""
+    parts = []
+    for name, errors in form.errors.items():
+        label = form.fields[name].label if name in form.fields else None
+        text = " ".join(errors)
+        parts.append(f"{label}: {text}" if label else text)
+    return " ".join(parts)

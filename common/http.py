@@ -1,0 +1,148 @@
+"""HTTP plumbing every API shares: preconditions (If-Match / version, ETag), the error bodies
+of the OpenAPI schema, and the version field of serializers.
+
+Concurrency over HTTP: every editable resource carries `version` and answers with
+`ETag: "<version>"`. A write names the version it edited either as `If-Match: "<n>"`
+(mismatch: 412) or as `version` in the body (mismatch: 409); both show the saved value in
+`current`. Updating a saved row without either is refused with 428. For a row that does not
+exist yet the version is 0, so creating it needs no precondition.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
+from rest_framework.exceptions import APIException, ParseError
+from rest_framework.response import Response
+
+from .exceptions import PreconditionFailed, StaleEdit
+
+VERSION_HELP = (
+    "The version you edited (from GET). Alternatively send it as the If-Match header. "
+    "Required when the row already exists; 0 or absent when creating it."
+)
+
+
+class VersionField(serializers.IntegerField):
+    def __init__(self, **kwargs):
+        super().__init__(min_value=0, required=False, help_text=VERSION_HELP, **kwargs)
+
+
+# --- HTTP preconditions ----------------------------------------------------------------------
+
+
+class PreconditionRequired(APIException):
+    status_code = 428
+    default_code = "precondition_required"
+    default_detail = _(
+        "This has been saved before. Send the version you edited, as an If-Match header "
+        '(If-Match: "3", the ETag of your GET) or as "version" in the body, so that a '
+        "change made meanwhile by someone else is not overwritten."
+    )
+
+
+@dataclass(frozen=True)
+class Precondition:
+    version: int | None
+    from_header: bool = False
+
+
+def if_match(request) -> int | None:
+    raw = request.headers.get("If-Match")
+    if raw is None:
+        return None
+    tag = raw.strip()
+    if tag.startswith("W/"):
+        tag = tag[2:]
+    if len(tag) >= 2 and tag[0] == tag[-1] == '"':
+        tag = tag[1:-1]
+    if not tag.isdigit():
+        raise ParseError(
+            gettext('If-Match must be one ETag of this resource, for example "3"; got %(v)s.')
+            % {"v": raw}
+        )
+    return int(tag)
+
+
+def precondition(request, body_version: int | None, *, exists: bool) -> Precondition:
+    """The version the client edited; 428 when it updates a saved row without saying which."""
+    header = if_match(request)
+    if header is not None and body_version is not None and header != body_version:
+        raise serializers.ValidationError(
+            {
+                "version": gettext(
+                    "If-Match says version %(h)s but the body says %(b)s; send one of them."
+                )
+                % {"h": header, "b": body_version}
+            }
+        )
+    if header is not None:
+        if not exists and header != 0:
+            raise PreconditionFailed(
+                gettext('Nothing is saved here yet (ETag "0"); reload and try again.')
+            )
+        return Precondition(header, from_header=True)
+    if body_version is not None:
+        return Precondition(body_version)
+    if exists:
+        raise PreconditionRequired()
+    # Creating: 0 means "I saw nothing saved", so a row created meanwhile is not overwritten.
+    return Precondition(0)
+
+
+@contextmanager
+def precondition_errors(pre: Precondition):
+    """A stale edit detected through If-Match is a failed precondition (412), not a 409."""
+    try:
+        yield
+    except StaleEdit as exc:
+        if pre.from_header and not isinstance(exc, PreconditionFailed):
+            raise PreconditionFailed(exc.message, current=exc.current) from exc
+        raise
+
+
+def with_etag(response: Response, version: int) -> Response:
+    response["ETag"] = f'"{version}"'
+    return response
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+class ConflictSerializer(ErrorSerializer):
+    missing = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Why a gate refused."
+    )
+    current = serializers.DictField(
+        required=False, help_text="The saved row, when your version was stale."
+    )
+
+
+def error_responses(*codes: int) -> dict:
+    """The documented error answers of an operation, by status code."""
+    described = {
+        400: (None, "Invalid input; the body names each bad field."),
+        403: (ErrorSerializer, "Your role in this evaluation does not allow this."),
+        404: (ErrorSerializer, "Not found, or you are not a member of this evaluation."),
+        409: (
+            ConflictSerializer,
+            "Not possible in the current state, or your body version is stale.",
+        ),
+        412: (ConflictSerializer, "If-Match names a version that is no longer saved."),
+        428: (ErrorSerializer, "Send If-Match or version to update a saved row."),
+    }
+    return {
+        code: OpenApiResponse(response=described[code][0], description=described[code][1])
+        for code in codes
+    }
+
+
+READ_ERRORS = error_responses(404)
+WRITE_ERRORS = error_responses(400, 403, 404, 409)
+VERSIONED_WRITE_ERRORS = error_responses(400, 403, 404, 409, 412, 428)

@@ -1,0 +1,114 @@
+"""The bases every evaluation-scoped view extends, pages and API alike (poc, responsibility and
+reports build on these). Each loads the evaluation through the member-only selector, so a
+non-member gets 404 wherever they knock."""
+
+from __future__ import annotations
+
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.shortcuts import render
+from django.urls import reverse
+from rest_framework import generics
+
+from .models import Candidate, Evaluation, MemberRole
+from .reminders import reminders_for
+from .rules import member_role
+from .selectors import candidate_get, evaluation_data, evaluation_get_for_user
+from .tabs import TABS
+
+# --- pages -----------------------------------------------------------------------------------
+
+
+class EvaluationMixin(LoginRequiredMixin):
+    """Loads the evaluation for a member (404 otherwise) and the flags templates need."""
+
+    tab = ""
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        self.evaluation = evaluation_get_for_user(request.user, kwargs["pk"])
+        return super().dispatch(request, *args, **kwargs)
+
+    @property
+    def data(self):
+        """Everything the status strip, overview and reminders read (fixed query count)."""
+        if getattr(self, "_data", None) is None:
+            self._data = evaluation_data(self.evaluation)
+        return self._data
+
+    def refresh_data(self):
+        self._data = None
+        return self.data
+
+    def base_context(self, **extra):
+        user, e = self.request.user, self.evaluation
+        answered, total = self.data.progress_totals()
+        ctx = {
+            "data": self.data,
+            "answered": answered,
+            "total": total,
+            "reminders": reminders_for(self.data),
+            "evaluation": e,
+            "tab": self.tab,
+            "my_role": member_role(user, e),
+            "my_role_label": MemberRole(member_role(user, e)).label,
+            "can_edit": user.has_perm("evaluations.change_evaluation", e),
+            "can_manage": user.has_perm("evaluations.manage_members", e),
+            "can_change_status": user.has_perm("evaluations.change_status", e),
+            "can_reopen": user.has_perm("evaluations.reopen_evaluation", e),
+            "extra_tabs": [
+                {
+                    "key": t.key,
+                    "label": t.label,
+                    "url": reverse(t.url_name, kwargs={"pk": e.pk}),
+                }
+                for t in TABS
+            ],
+        }
+        ctx.update(extra)
+        return ctx
+
+    def render(self, template, status=200, **extra):
+        return render(self.request, template, self.base_context(**extra), status=status)
+
+    def respond(self, template, context, status):
+        """PageAction renders through the evaluation's base context (tabs, strip, flags)."""
+        return self.render(template, status=status, **context)
+
+
+# --- API -------------------------------------------------------------------------------------
+
+
+class EvaluationScopedView(generics.GenericAPIView):
+    """A view about one evaluation, fetched through the member-only selector (else 404)."""
+
+    evaluation_url_kwarg = "evaluation_pk"
+    pagination_class = None
+    filter_backends: list = []
+
+    def get_evaluation(self) -> Evaluation:
+        if not hasattr(self, "_evaluation"):
+            self._evaluation = evaluation_get_for_user(
+                self.request.user, self.kwargs[self.evaluation_url_kwarg]
+            )
+        return self._evaluation
+
+    def parse(self, serializer_class, **kwargs) -> dict:
+        serializer = serializer_class(data=self.request.data, **kwargs)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+    def out(self, serializer_class, instance, **kwargs):
+        return serializer_class(instance, context=self.get_serializer_context(), **kwargs).data
+
+
+class CandidateScopedView(EvaluationScopedView):
+    """Base for API views about one candidate of the evaluation (else 404)."""
+
+    candidate_url_kwarg = "pk"
+
+    def get_candidate(self) -> Candidate:
+        evaluation = self.get_evaluation()
+        candidate = candidate_get(evaluation, self.kwargs[self.candidate_url_kwarg])
+        candidate.evaluation = evaluation
+        return candidate
