@@ -37,18 +37,37 @@ def _clip(text: str, size: int = 26) -> str:
     return text if len(text) <= size else text[: size - 1] + "…"
 
 
+def _fit(text: str, pixels: int) -> str:
+    """Clip text to roughly `pixels` wide at 12px (CJK characters count about twice)."""
+    used = 0.0
+    for i, char in enumerate(text):
+        used += 12 if ord(char) > 0x2E80 else 6.6
+        if used > pixels:
+            return text[: max(i - 1, 0)] + "…"
+    return text
+
+
 def cumulative_cost_chart(
-    series: list[tuple[str, list[Decimal]]],
+    series: list[tuple[str, list[Decimal] | None]],
     *,
     title: str,
     year_label: str,
     currency: str,
+    note: str = "",
     width: int = 720,
     height: int = 320,
 ) -> str:
-    """A line per candidate: cumulative cost at the end of each year."""
+    """A line per candidate: cumulative cost at the end of each year.
+
+    A series whose values are None (e.g. a candidate without cost inputs) is left out: no line,
+    no legend entry, rather than a flat line at zero. `note`, if given, is printed under the
+    plot (e.g. naming who was left out).
+    """
+    series = [(name, values) for name, values in series if values is not None]
     left, right, top, bottom = 70, 230, 36, 40
     plot_w, plot_h = width - left - right, height - top - bottom
+    if note:
+        height += 22
     years = max((len(values) for _name, values in series), default=0)
     top_value = _nice_max(max((max(v) for _n, v in series if v), default=Decimal("0")))
     parts = [
@@ -75,7 +94,8 @@ def cumulative_cost_chart(
 
     for i in range(years):
         parts.append(
-            f'<text x="{x_of(i):.1f}" y="{height - 18}" text-anchor="middle" fill="#5d6b7a">'
+            f'<text x="{x_of(i):.1f}" y="{top + plot_h + 22}" text-anchor="middle" '
+            f'fill="#5d6b7a">'
             f"{escape(year_label)} {i + 1}</text>"
         )
     for n, (name, values) in enumerate(series):
@@ -90,6 +110,11 @@ def cumulative_cost_chart(
         parts.append(
             f'<rect x="{left + plot_w + 16}" y="{ly - 9}" width="12" height="12" fill="{color}"/>'
             f'<text x="{left + plot_w + 34}" y="{ly + 1}">{escape(_clip(name))}</text>'
+        )
+    if note:
+        parts.append(
+            f'<text x="{left}" y="{height - 8}" fill="#5d6b7a" data-note="left-out">'
+            f"{escape(_fit(note, width - left - 10))}</text>"
         )
     parts.append("</svg>")
     return "".join(parts)

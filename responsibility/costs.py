@@ -4,6 +4,10 @@ Year 1 carries the one-off costs (integration, migration, training, hardware bou
 every year carries licences, vendor services, cloud GPU spend, yearly hardware and people.
 Cloud GPU spend per year = GPU count × hours per year × price per GPU-hour × utilisation.
 People = internal FTE × loaded cost per FTE-year.
+
+Missing, never zero: a candidate nobody entered cost inputs for has no inputs (None) and its
+result is `MISSING` — no years, no totals, nothing to draw — rather than 0.00 totals that read
+like a free platform. Inputs someone entered as zero are a real zero.
 """
 
 from __future__ import annotations
@@ -70,13 +74,19 @@ class YearCost:
 
 @dataclass(frozen=True)
 class CostResult:
+    """Year-by-year costs; with `missing` set (see `MISSING`) there are no years and no totals."""
+
     years: tuple[YearCost, ...]
-    total: Decimal
-    people_total: Decimal
+    total: Decimal | None
+    people_total: Decimal | None
+    missing: bool = False
 
     @property
-    def people_share(self) -> Decimal:
-        """People's share of the total, in percent with one decimal (0 when the total is 0)."""
+    def people_share(self) -> Decimal | None:
+        """People's share of the total, in percent with one decimal (0 when the total is 0;
+        None when the inputs are missing)."""
+        if self.missing:
+            return None
         if not self.total:
             return Decimal("0.0")
         return (self.people_total * 100 / self.total).quantize(
@@ -84,11 +94,20 @@ class CostResult:
         )
 
     @property
-    def cumulative(self) -> list[Decimal]:
+    def cumulative(self) -> list[Decimal] | None:
+        """Cumulative cost at the end of each year; None when missing (nothing to draw)."""
+        if self.missing:
+            return None
         return [y.cumulative for y in self.years]
 
 
-def total_cost_of_ownership(inputs: CostInputs) -> CostResult:
+MISSING = CostResult(years=(), total=None, people_total=None, missing=True)
+
+
+def total_cost_of_ownership(inputs: CostInputs | None) -> CostResult:
+    """The multi-year cost of `inputs`; `MISSING` when there are no inputs (None)."""
+    if inputs is None:
+        return MISSING
     cloud = money(
         Decimal(inputs.gpu_count)
         * Decimal(inputs.gpu_hours_per_year)

@@ -153,13 +153,31 @@ class CandidateCost:
     fte: Decimal
     result: CostResult
 
+    @property
+    def missing(self) -> bool:
+        """Nobody entered this candidate's cost inputs: no totals, left out of the chart."""
+        return self.result.missing
+
+
+class CandidateCosts(list[CandidateCost]):
+    """The shortlisted candidates' costs, in order, and who has no cost inputs yet."""
+
+    @property
+    def missing_names(self) -> list[str]:
+        """Candidates without cost inputs: shown as missing, left out of the chart."""
+        return [r.candidate.solution.name for r in self if r.missing]
+
 
 def evaluation_costs(
     evaluation: Evaluation, *, matrices: list[MatrixView] | None = None, **what_if
-) -> tuple[CostSettings, list[CandidateCost]]:
-    """Costs per shortlisted candidate; pass `matrices` (evaluation_matrices) if you have them."""
+) -> tuple[CostSettings, CandidateCosts]:
+    """Costs per shortlisted candidate; pass `matrices` (evaluation_matrices) if you have them.
+
+    A candidate whose cost inputs were never saved gets the model's MISSING result (no totals),
+    whatever the what-if says: its licences, services and hardware are unknown, not zero.
+    """
     settings = cost_settings(evaluation)
-    out = []
+    out = CandidateCosts()
     if matrices is None:
         matrices = evaluation_matrices(evaluation)
     matrices = {m.candidate.pk: m for m in matrices}
@@ -169,6 +187,8 @@ def evaluation_costs(
     for candidate in candidates:
         data = cost_input(candidate)
         fte = matrices[candidate.pk].fte_total
-        result = total_cost_of_ownership(cost_inputs_for(settings, data, fte, **what_if))
+        entered = data.pk is not None
+        inputs = cost_inputs_for(settings, data, fte, **what_if) if entered else None
+        result = total_cost_of_ownership(inputs)
         out.append(CandidateCost(candidate, data, fte, result))
     return settings, out

@@ -210,16 +210,29 @@ class CostSettingsWriteSerializer(serializers.Serializer):
     version = VersionField()
 
 
+MISSING_HELP = (
+    "True when nobody has saved this candidate's cost inputs yet: its costs are unknown, not "
+    "zero, so the totals are null and the years empty."
+)
+
+
 class CostInputSerializer(serializers.ModelSerializer):
-    """A candidate's cost inputs; before they are first saved, zeros and version 0."""
+    """A candidate's cost inputs; before they are first saved, `missing` is true and the
+    figures are the defaults a first save starts from (zeros, utilisation 1), with version 0."""
 
     candidate = serializers.IntegerField(source="candidate_id", read_only=True)
     has_price = serializers.BooleanField(read_only=True)
+    missing = serializers.SerializerMethodField(
+        help_text="True until someone saves these inputs; the figures are then only defaults."
+    )
 
     class Meta:
         model = CostInput
-        fields = ("candidate", *CostInput.INPUT_FIELDS, "has_price", "version")
+        fields = ("candidate", *CostInput.INPUT_FIELDS, "has_price", "missing", "version")
         read_only_fields = fields
+
+    def get_missing(self, data: CostInput) -> bool:
+        return data.pk is None
 
 
 def _amount(max_digits=16, decimal_places=2, **kwargs) -> serializers.DecimalField:
@@ -278,10 +291,19 @@ class CandidateCostSerializer(serializers.Serializer):
     fte = fte(help_text="Internal effort from the candidate's matrix, in FTE.")
     has_price = serializers.BooleanField(source="data.has_price")
     input_version = serializers.IntegerField(source="data.version")
-    years = YearCostSerializer(many=True, source="result.years")
-    total = money(source="result.total")
-    people_total = money(source="result.people_total")
-    people_share = percent(source="result.people_share", help_text="People's share of the total.")
+    missing = serializers.BooleanField(source="result.missing", help_text=MISSING_HELP)
+    years = YearCostSerializer(
+        many=True, source="result.years", help_text="Year by year; empty when `missing`."
+    )
+    total = money(source="result.total", allow_null=True, help_text="Null when `missing`.")
+    people_total = money(
+        source="result.people_total", allow_null=True, help_text="Null when `missing`."
+    )
+    people_share = percent(
+        source="result.people_share",
+        allow_null=True,
+        help_text="People's share of the total; null when `missing`.",
+    )
 
 
 class CostsSerializer(serializers.Serializer):

@@ -2,6 +2,7 @@
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from catalog.models import Solution
 from common import roles
@@ -263,9 +264,10 @@ def test_compare_form_carries_the_filters_in_force(client, tech_lead):
 def test_refused_comparison_in_chinese(client, tech_lead):
     client.force_login(tech_lead)
     client.post(reverse("set_language"), {"language": "zh-hans", "next": "/catalog/"})
-    body = client.get(compare_url("slurm")).content.decode()
-    assert "请选择 2 至 8 个方案进行比较（当前已选 1 个）。" in body
-    body = client.get(
-        reverse("catalog:solution_list"), {"type": "cloud-managed", "s": "slurm"}
-    ).content.decode()
-    assert "已勾选，但被筛选条件隐藏：" in body
+    with translation.override("en"):  # the requests' language must not outlive the test
+        refused = client.get(compare_url("slurm")).content.decode()
+        filtered = client.get(
+            reverse("catalog:solution_list"), {"type": "cloud-managed", "s": "slurm"}
+        ).content.decode()
+    assert "请选择 2 至 8 个方案进行比较（当前已选 1 个）。" in refused
+    assert "已勾选，但被筛选条件隐藏：" in filtered

@@ -552,6 +552,42 @@ def test_what_if_changes_the_totals_without_saving(evaluation, owner, slurm):
     assert not CostSettings.objects.exists()
 
 
+def test_a_candidate_without_cost_inputs_is_missing_not_zero(evaluation, owner, slurm, runai):
+    client = client_for(owner)
+    client.put(row_url(evaluation, slurm, "job_execution"), {"internal_fte": "1"})
+    client.put(row_url(evaluation, runai, "job_execution"), {"internal_fte": "1"})
+    client.put(url(evaluation, f"costs/candidates/{slurm.pk}/"), {"one_off": "0"})
+
+    for params in ({}, {"gpu_count": 4}):  # a what-if does not invent Run:ai's prices
+        body = client.get(url(evaluation, "costs/"), params).json()
+        costs = {c["solution"]["slug"]: c for c in body["candidates"]}
+        assert costs["slurm"]["missing"] is False and costs["slurm"]["total"] == "1800000.00"
+        assert costs["runai"]["missing"] is True
+        assert costs["runai"]["years"] == []
+        assert costs["runai"]["total"] is None and costs["runai"]["people_total"] is None
+        assert costs["runai"]["people_share"] is None
+        assert costs["runai"]["input_version"] == 0
+
+    # The inputs endpoint says so too, until the first save.
+    runai_inputs = url(evaluation, f"costs/candidates/{runai.pk}/")
+    assert client.get(runai_inputs).json()["missing"] is True
+    saved = client.put(runai_inputs, {"licence_per_year": "0"})
+    assert saved.status_code == 201 and saved.json()["missing"] is False
+    body = client.get(url(evaluation, "costs/")).json()
+    assert not any(c["missing"] for c in body["candidates"])
+
+
+def test_the_schema_documents_missing_costs(owner):
+    schemas = client_for(owner).get("/api/schema/", {"format": "json"}).json()
+    components = schemas["components"]["schemas"]
+    cost = components["CandidateCost"]["properties"]
+    assert cost["missing"]["type"] == "boolean" and "not zero" in cost["missing"]["description"]
+    for field in ("total", "people_total", "people_share"):
+        assert cost[field]["nullable"] is True, field
+    assert "missing" in components["CandidateCost"]["required"]
+    assert components["CostInput"]["properties"]["missing"]["type"] == "boolean"
+
+
 @pytest.mark.parametrize(
     "params,field",
     [

@@ -2,6 +2,7 @@
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from evaluations.models import MemberRole
 from responsibility import services
@@ -171,3 +172,43 @@ def test_costs_page_saves_validates_and_answers_what_if(client, evaluation, owne
     partial = client.get(page, {"fte_cost_per_year": "0"}, headers={"HX-Request": "true"})
     assert partial.status_code == 200 and "<html" not in partial.content.decode()
     assert 'data-testid="total-slurm"><strong>100,000.00' in partial.content.decode()
+
+
+def test_candidate_without_cost_inputs_shows_missing_not_zero(client, evaluation, owner):
+    slurm, volcano = add_candidates(evaluation, owner, "slurm", "volcano")
+    for candidate in (slurm, volcano):
+        services.matrix_prefill(user=owner, candidate=candidate)
+    services.cost_input_save(user=owner, candidate=slurm, expected_version=0, one_off=100000)
+    client.force_login(owner)
+    page = url("costs", evaluation)
+
+    for params in ({}, {"gpu_count": "4", "fte_cost_per_year": "300000"}):  # what-if too
+        body = client.get(page, params).content.decode()
+        results = body[body.index('data-testid="cost-results"') :]
+        volcano_cell = results.split('data-testid="total-volcano"', 1)[1].split("</td>")[0]
+        assert 'data-missing="true"' in volcano_cell and "missing cost inputs" in volcano_cell
+        volcano_row = results.split(">Volcano</th>", 1)[1].split("</tr>")[0]
+        assert "0.00" not in volcano_row and "%" not in volcano_row
+        assert 'data-testid="total-slurm"><strong>' in results
+        # One line in the chart (Slurm's), and a note under it naming who is left out.
+        svg = results.split("<svg", 1)[1].split("</svg>")[0]
+        assert svg.count("<polyline") == 1 and ">Slurm<" in svg and "Volcano" not in svg
+        note = results.split('data-testid="cost-chart-left-out">', 1)[1].split("</p>")[0]
+        assert note == "Not in the chart, because their cost inputs are missing: Volcano."
+
+    # Once someone saves Volcano's inputs (zeros included), it is costed and drawn.
+    services.cost_input_save(user=owner, candidate=volcano, expected_version=0)
+    body = client.get(page).content.decode()
+    assert "missing cost inputs" not in body and 'data-testid="cost-chart-left-out"' not in body
+    assert body.split("<svg", 1)[1].split("</svg>")[0].count("<polyline") == 2
+
+
+def test_missing_cost_inputs_in_chinese(client, evaluation, owner):
+    add_candidates(evaluation, owner, "slurm")
+    client.force_login(owner)
+    client.post(reverse("set_language"), {"language": "zh-hans", "next": "/"})
+    with translation.override("en"):  # the request's language must not outlive the test
+        body = client.get(url("costs", evaluation)).content.decode()
+    assert "尚未填写成本数据" in body
+    assert "以下候选方案尚未填写成本数据，因此未画入图表：Slurm。" in body
+    assert "<polyline" not in body

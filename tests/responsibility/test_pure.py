@@ -4,8 +4,9 @@ from decimal import Decimal as D
 
 import pytest
 
+from common.charts import cumulative_cost_chart
 from responsibility import checks
-from responsibility.costs import CostInputs, total_cost_of_ownership
+from responsibility.costs import MISSING, CostInputs, total_cost_of_ownership
 
 
 @pytest.mark.parametrize(
@@ -95,6 +96,42 @@ def test_commercial_with_hardware_and_services():
 def test_zero_total_has_zero_people_share():
     r = total_cost_of_ownership(CostInputs(years=1))
     assert r.total == D("0.00") and r.people_share == D("0.0")
+    assert not r.missing and r.cumulative == [D("0.00")]  # entered zeros are a real zero
+
+
+def test_no_inputs_are_missing_not_zero():
+    r = total_cost_of_ownership(None)
+    assert r is MISSING and r.missing
+    assert r.years == () and r.total is None and r.people_total is None
+    assert r.people_share is None and r.cumulative is None
+
+
+def test_chart_leaves_out_missing_series_and_names_them_in_a_note():
+    three = [D("100"), D("200"), D("300")]
+    svg = cumulative_cost_chart(
+        [("Slurm", three), ("Volcano", None)],
+        title="Cumulative",
+        year_label="Year",
+        currency="CNY",
+        note="Left out: Volcano",
+    )
+    assert svg.count("<polyline") == 1 and ">Slurm<" in svg
+    assert ">Volcano<" not in svg  # no line, no legend entry
+    assert 'data-note="left-out">Left out: Volcano</text>' in svg
+    plain = cumulative_cost_chart([("Slurm", three)], title="C", year_label="Y", currency="CNY")
+    assert "data-note" not in plain
+    # Nothing to draw at all: a frame, no line.
+    empty = cumulative_cost_chart([("Volcano", None)], title="C", year_label="Y", currency="CNY")
+    assert "<polyline" not in empty and empty.endswith("</svg>")
+
+
+def test_chart_note_is_clipped_to_the_chart_width():
+    long = "、".join(["很长的候选方案名称"] * 20)
+    svg = cumulative_cost_chart(
+        [("A", [D("1")])], title="C", year_label="Y", currency="CNY", note=long
+    )
+    shown = svg.split('data-note="left-out">')[1].split("</text>")[0]
+    assert shown.endswith("…") and len(shown) < 60
 
 
 @pytest.mark.parametrize(
