@@ -41,7 +41,9 @@ from responsibility.selectors import evaluation_costs, evaluation_matrices, part
 
 from .sections import ALL as ALL_SECTIONS
 
-SCHEMA_VERSION = 2  # 2: the chosen sections are part of the snapshot
+# 2: the chosen sections are part of the snapshot; 3: candidates without cost inputs are listed
+# under costs.missing instead of being costed at zero.
+SCHEMA_VERSION = 3
 HISTORY_LIMIT = 50
 SCORE_QUANTUM = Decimal("0.01")
 PERCENT_QUANTUM = Decimal("0.1")
@@ -365,25 +367,31 @@ def _matrices(evaluation: Evaluation, matrices: list) -> dict:
 
 
 def _costs(evaluation: Evaluation, matrices: list) -> dict:
+    """Costs of the candidates someone entered cost inputs for. Those without are listed by
+    name under `missing` (and named under the chart) instead of printed as 0.00 totals;
+    `entered` is false until at least one candidate has inputs."""
     settings, rows = evaluation_costs(evaluation, matrices=matrices)
-    entered = settings.pk is not None or any(r.data.pk is not None for r in rows)
+    entered = any(not r.missing for r in rows)
     out = {
         "entered": entered,
         "years": settings.years,
         "currency": settings.currency,
         "fte_cost_per_year": _dec(settings.fte_cost_per_year),
         "candidates": [],
+        "missing": rows.missing_names,
         "chart_svg": "",
     }
     if not entered:
         return out
     for r in rows:
+        if r.missing:
+            continue
         d = r.data
         out["candidates"].append(
             {
                 "slug": r.candidate.solution.slug,
                 "name": r.candidate.solution.name,
-                "priced": d.pk is not None and d.has_price,
+                "priced": d.has_price,
                 "inputs": {
                     "licence_per_year": _dec(d.licence_per_year),
                     "vendor_services_per_year": _dec(d.vendor_services_per_year),
@@ -415,11 +423,17 @@ def _costs(evaluation: Evaluation, matrices: list) -> dict:
                 "people_share": _dec(r.result.people_share),
             }
         )
+    note = ""
+    if rows.missing_names:
+        note = _("Not in the chart, because their cost inputs are missing: %(names)s.") % {
+            "names": ", ".join(rows.missing_names)
+        }
     out["chart_svg"] = cumulative_cost_chart(
         [(r.candidate.solution.name, r.result.cumulative) for r in rows],
         title=_("Cumulative cost of ownership"),
         year_label=_("Year"),
         currency=settings.currency,
+        note=note,
     )
     return out
 
