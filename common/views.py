@@ -46,7 +46,7 @@ def stale_message(exc: StaleEdit) -> str:
         return exc.message
     return "%s %s" % (  # noqa: UP031 - two translated sentences
         exc.message,
-        _("It was saved by %(who)s on %(when)s.")
+        _("It was saved by %(who)s (%(when)s).")
         % {"who": name, "when": formats.date_format(when, "DATETIME_FORMAT")},
     )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import FileResponse, HttpResponse
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -18,6 +18,7 @@ from common.exceptions import Forbidden
 from common.forms import form_error_text
 from common.views import ActionRouter, PageAction
 from evaluations.scoped import EvaluationMixin
+from evaluations.models import CandidateStatus
 from evaluations.selectors import candidate_get
 
 from . import services
@@ -193,9 +194,12 @@ class CellMixin:
     @property
     def cell_target(self):
         if not hasattr(self, "_cell_target"):
+            candidate = candidate_get(self.evaluation, self.cid)
+            if candidate.status != CandidateStatus.SHORTLISTED:
+                raise Http404  # an eliminated candidate has no cells on the scorecard
             self._cell_target = (
                 get_object_or_404(PlanCase, pk=self.case_id, evaluation=self.evaluation),
-                candidate_get(self.evaluation, self.cid),
+                candidate,
             )
         return self._cell_target
 

@@ -4,57 +4,17 @@ sealed; and every report section previews. The routes come from the URLconf, not
 hand, so a new page is walked as soon as it exists."""
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import reverse
 from django.utils import translation
 
-from evaluations.models import ContextQuestion, FiveQuestion, MemberRole
+from evaluations.models import MemberRole
 from reports.sections import ALL as ALL_SECTIONS
 from tests.factories import make_everything
+from tests.routes import walk
 
 pytestmark = pytest.mark.django_db
 
 MEMBER_ROLES = [MemberRole.OWNER, MemberRole.EDITOR, MemberRole.REVIEWER, MemberRole.VIEWER]
-
-
-def evaluation_routes(resolver=None, namespace=""):
-    """(url name, argument names) of every page route below /evaluations/<pk>/."""
-    resolver = resolver or get_resolver()
-    for entry in resolver.url_patterns:
-        if isinstance(entry, URLResolver):
-            inner = f"{namespace}{entry.namespace}:" if entry.namespace else namespace
-            if str(entry.pattern).startswith("api/"):
-                continue
-            yield from evaluation_routes(entry, inner)
-        elif isinstance(entry, URLPattern) and entry.name and "pk" in entry.pattern.converters:
-            yield f"{namespace}{entry.name}", sorted(entry.pattern.converters)
-
-
-def argument_values(evaluation):
-    """Every value each route argument can take for this evaluation."""
-    cases = list(evaluation.poc_cases.all())
-    return {
-        "pk": [evaluation.pk],
-        "cid": [c.pk for c in evaluation.candidates.all()],
-        "case_id": [c.pk for c in cases],
-        "evidence_id": [e.pk for c in cases for s in c.scores.all() for e in s.evidence.all()],
-        "key": [q.key for q in ContextQuestion.objects.all()]
-        + [q.key for q in FiveQuestion.objects.all()],
-        "run_id": [r.pk for r in evaluation.report_runs.all()],
-    }
-
-
-def walk(evaluation):
-    """Every (route, kwargs) pair of the URLconf's evaluation pages for this evaluation."""
-    values = argument_values(evaluation)
-    for name, args in evaluation_routes():
-        combos = [{}]
-        for arg in args:
-            combos = [{**c, arg: v} for c in combos for v in values[arg][:3]]
-        for kwargs in combos:
-            try:
-                yield name, reverse(name, kwargs=kwargs)
-            except Exception:  # noqa: BLE001 - e.g. a key that route's converter refuses
-                continue
 
 
 @pytest.mark.parametrize("sealed", [False, True], ids=["open", "sealed"])
