@@ -108,7 +108,33 @@ def evaluation_create(*, user, title: str, organisation: str, scenarios, **field
     save_as(evaluation, user)
     evaluation.scenarios.set(scenarios)
     save_as(Membership(evaluation=evaluation, user=user, role=MemberRole.OWNER), user)
+    _context_from_constraints(evaluation, user)
     return evaluation
+
+
+# A constraint ticked on the evaluation answers the context question that asks the same thing,
+# so nobody is asked twice; an answer already given is never overwritten.
+CONSTRAINT_CONTEXT = {
+    "private_compliance": ("private_deployment_required", "compliance_required"),
+}
+
+
+def _context_from_constraints(evaluation: Evaluation, user) -> None:
+    for key, flags in CONSTRAINT_CONTEXT.items():
+        if not any(getattr(evaluation, flag) for flag in flags):
+            continue
+        question = ContextQuestion.objects.filter(key=key, is_active=True).first()
+        if question is None:
+            continue
+        answer = ContextAnswer.objects.filter(evaluation=evaluation, question=question).first()
+        if answer is not None and answer.value != AnswerValue.UNKNOWN:
+            continue
+        answer = answer or ContextAnswer(evaluation=evaluation, question=question, version=0)
+        bump(answer)
+        answer.value = AnswerValue.YES
+        answer.updated_by = user
+        answer.full_clean()
+        save_as(answer, user)
 
 
 @transaction.atomic
@@ -126,6 +152,7 @@ def evaluation_update(
     save_as(evaluation, user)
     if scenarios is not None:
         evaluation.scenarios.set(_validate_scenarios(scenarios))
+    _context_from_constraints(evaluation, user)
     return evaluation
 
 

@@ -17,7 +17,7 @@ from evaluations.models import (
     StatusChange,
 )
 from evaluations.selectors import shortlist_suggest
-from tests.factories import add_candidates, answer_all
+from tests.factories import add_candidates, answer_all, make_evaluation
 
 pytestmark = pytest.mark.django_db
 
@@ -258,3 +258,35 @@ def test_history_records_who_and_what(evaluation, owner):
     assert [(c.field, c.old, c.new) for c in delta.changes] == [
         ("title", "GPU platform 2027", "Renamed")
     ]
+
+
+def test_constraints_pre_answer_the_context_question_that_asks_the_same(owner):
+    from evaluations.models import ContextAnswer
+
+    def private_answer(evaluation):
+        return ContextAnswer.objects.filter(
+            evaluation=evaluation, question__key="private_compliance"
+        ).first()
+
+    plain = make_evaluation(owner, title="No constraints")
+    assert private_answer(plain) is None
+    private = make_evaluation(owner, title="On premises", private_deployment_required=True)
+    assert private_answer(private).value == "yes"
+
+    # Ticked later: answered then; an explicit answer is never overwritten.
+    services.context_answer_save(
+        user=owner,
+        evaluation=plain,
+        question=private_answer(private).question,
+        value="no",
+        expected_version=0,
+    )
+    services.evaluation_update(
+        user=owner, evaluation=plain, expected_version=plain.version, compliance_required=True
+    )
+    assert private_answer(plain).value == "no"
+    later = make_evaluation(owner, title="Later")
+    services.evaluation_update(
+        user=owner, evaluation=later, expected_version=later.version, compliance_required=True
+    )
+    assert private_answer(later).value == "yes"

@@ -587,7 +587,7 @@ class Command(BaseCommand):
                     question=questions[key],
                     value=value,
                     detail=detail,
-                    expected_version=0,
+                    expected_version=None,  # the constraints may have answered it already
                 )
 
         candidates = {
