@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from catalog.models import Scenario, Solution
 from common.concurrency import bump, lock_and_check, lock_or_new
@@ -422,40 +423,54 @@ def decision_save(
     return decision
 
 
-def decided_gate_missing(evaluation: Evaluation) -> list[str]:
+class GateItem(str):
+    """One thing missing before an evaluation may be marked decided: its text (what the API
+    returns) and the place that fixes it (`place`: "shortlist", "decision" or "questions", with
+    `candidate` and `question` for an answer), which pages turn into a link."""
+
+    def __new__(cls, text: str, place: str, **where):
+        item = super().__new__(cls, text)
+        item.place, item.where = place, where
+        return item
+
+
+def decided_gate_missing(evaluation: Evaluation) -> list[GateItem]:
     """Everything that keeps this evaluation from being marked decided; empty when it may be."""
     data = evaluation_data(evaluation)
     missing = []
     if not data.shortlisted:
-        missing.append(_("No candidate is shortlisted."))
+        missing.append(GateItem(_("No candidate is shortlisted."), "shortlist"))
     for row in data.progress():
         for question, parts in row.missing:
             what = (
                 _("no answer")
                 if parts == ["*"]
-                else _("missing %(parts)s") % {"parts": ", ".join(parts)}
+                else _("missing %(parts)s")
+                % {"parts": pgettext("list separator", ", ").join(parts)}
             )
+            text = _("%(candidate)s — question %(n)s “%(q)s”: %(what)s.") % {
+                "candidate": row.candidate.solution.name,
+                "n": question.order,
+                "q": question.text,
+                "what": what,
+            }
             missing.append(
-                _("%(candidate)s — question %(n)s “%(q)s”: %(what)s.")
-                % {
-                    "candidate": row.candidate.solution.name,
-                    "n": question.order,
-                    "q": question.text,
-                    "what": what,
-                }
+                GateItem(text, "questions", candidate=row.candidate.pk, question=question.key)
             )
     decision = data.decision
+    texts = []
     if decision is None:
-        missing.append(_("There is no decision record."))
+        texts.append(_("There is no decision record."))
     else:
         if not decision.chosen.all():
-            missing.append(_("The decision record names no chosen candidate."))
+            texts.append(_("The decision record names no chosen candidate."))
         if not decision.rationale:
-            missing.append(_("The decision record has no rationale."))
+            texts.append(_("The decision record has no rationale."))
         if not decision.decided_on:
-            missing.append(_("The decision record has no date."))
+            texts.append(_("The decision record has no date."))
         if not decision.decided_by:
-            missing.append(_("The decision record does not say who decided."))
+            texts.append(_("The decision record does not say who decided."))
+    missing.extend(GateItem(text, "decision") for text in texts)
     return missing
 
 

@@ -115,9 +115,21 @@ class EvaluationDetailView(EvaluationMixin, PageAction, View):
             "targets": [Status(t) for t in targets],
             "sealed": self.evaluation.is_sealed,
             "error": error or (form_error_text(form) if form.errors else None),
-            "gate_missing": getattr(domain_error, "missing", None),
+            "gate_missing": [
+                (item, self.gate_link(item)) for item in getattr(domain_error, "missing", ())
+            ],
             **extra,
         }
+
+    def gate_link(self, item) -> str:
+        """Where a missing item of the decided gate is put right."""
+        pk = self.evaluation.pk
+        if item.place == "questions":
+            url = reverse("evaluations:evaluation_questions", kwargs={"pk": pk})
+            return f"{url}#answer-{item.where['candidate']}-{item.where['question']}"
+        if item.place == "shortlist":
+            return reverse("evaluations:evaluation_shortlist", kwargs={"pk": pk})
+        return reverse("evaluations:evaluation_decision", kwargs={"pk": pk})
 
     def get(self, request, pk):
         return self.answer(self.context(self.get_form()))

@@ -17,8 +17,8 @@ from common.charts import radar_chart
 from common.exceptions import Forbidden
 from common.forms import form_error_text
 from common.views import ActionRouter, PageAction
-from evaluations.scoped import EvaluationMixin
 from evaluations.models import CandidateStatus
+from evaluations.scoped import EvaluationMixin
 from evaluations.selectors import candidate_get
 
 from . import services

@@ -213,6 +213,10 @@ def test_gate_refusal_lists_what_is_missing_then_seal_and_reopen(client, owner, 
     assert refused.status_code == 409
     body = refused.content.decode()
     assert "Volcano" in body and "There is no decision record." in body
+    # each missing item links to the place that puts it right
+    questions = url("evaluation_questions", evaluation)
+    assert f'href="{questions}#answer-{volcano.pk}-long_term_team"' in body
+    assert f'href="{url("evaluation_decision", evaluation)}"' in body
     answer_all(volcano, owner)
     response = client.post(
         url("evaluation_decision", evaluation),
