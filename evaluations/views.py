@@ -8,6 +8,7 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -38,6 +39,7 @@ from .reminders import reminders_for
 from .scoped import EvaluationMixin
 from .selectors import (
     active_context_questions,
+    active_five_questions,
     candidate_get,
     evaluation_data_list,
     shortlist_suggest,
@@ -271,6 +273,13 @@ class QuestionsView(EvaluationMixin, View):
         return self.render("evaluations/questions.html", cards=cards, questions=questions)
 
 
+def answered_count(candidate) -> tuple[int, int]:
+    """How many of the active five questions this candidate has complete answers for."""
+    questions = active_five_questions()
+    answers = candidate.answers.filter(question__in=questions).select_related("question")
+    return sum(1 for a in answers if a.is_complete), len(questions)
+
+
 def answer_row(candidate, question, answer, **extra):
     initial = {"version": 0, "assessment": "unknown"}
     if answer is not None:
@@ -314,6 +323,20 @@ class AnswerView(InlineRowAction):
     def row_for(self, answer, **extra):
         candidate, question = self.target
         return answer_row(candidate, question, answer, **extra)
+
+    def success(self, result):
+        response = super().success(result)
+        if getattr(self.request, "htmx", False):  # the card's "n / 5" follows the save
+            candidate, _question = self.target
+            done, total = answered_count(candidate)
+            response.write(
+                render_to_string(
+                    "evaluations/partials/answer_progress.html",
+                    {"candidate": candidate, "done": done, "total": total, "oob": True},
+                    request=self.request,
+                )
+            )
+        return response
 
     def context(self, form, error=None, current=None, **extra):
         candidate, question = self.target

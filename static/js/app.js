@@ -1,10 +1,50 @@
-// Let htmx show validation errors and edit conflicts: those responses carry the form to swap in.
+// Let htmx show refusals the server explains in the part that was sent: invalid input (400), a
+// stale edit (409, 412) and a form sent without its version (428) all answer with that part
+// (common.views.PageAction), retargeted by HX-Retarget.
 document.addEventListener("htmx:beforeSwap", function (event) {
   var status = event.detail.xhr.status;
-  if (status === 400 || status === 409 || status === 412) {
+  if (status === 400 || status === 409 || status === 412 || status === 428) {
     event.detail.shouldSwap = true;
     event.detail.isError = false;
   }
+});
+
+// Values the browser itself refuses (a URL field holding "not a url", a score of 7) are never
+// sent; say so next to the row instead of leaving an earlier "Saved" in place.
+function showBrowserErrors(form) {
+  var box = form.querySelector("[data-client-errors]");
+  if (!box) {
+    box = document.createElement("div");
+    box.className = "errors small";
+    box.setAttribute("role", "alert");
+    box.setAttribute("data-client-errors", "");
+    (form.querySelector(".rowstate") || form).appendChild(box);
+  }
+  box.textContent = "";
+  form.querySelectorAll(":invalid").forEach(function (field) {
+    if (field.tagName === "FIELDSET" || field.tagName === "FORM") return;
+    var label = field.labels && field.labels.length ? field.labels[0].textContent.trim() : "";
+    var line = document.createElement("div");
+    line.textContent = (label ? label.split("\n")[0].trim() + ": " : "") + field.validationMessage;
+    box.appendChild(line);
+    field.setAttribute("aria-invalid", "true");
+  });
+  form.querySelectorAll(".saved").forEach(function (saved) { saved.remove(); });
+}
+
+document.addEventListener("htmx:validation:halted", function (event) {
+  var form = event.target.closest("form") || event.target;
+  if (form.tagName === "FORM") showBrowserErrors(form);
+});
+
+// A request that went through clears the browser's messages of the row it came from.
+document.addEventListener("htmx:beforeRequest", function (event) {
+  var form = event.target.closest && event.target.closest("form");
+  if (!form) return;
+  form.querySelectorAll("[data-client-errors]").forEach(function (box) { box.remove(); });
+  form.querySelectorAll("[aria-invalid]").forEach(function (field) {
+    field.removeAttribute("aria-invalid");
+  });
 });
 
 // The report preview follows the sections and language ticked in the request form. Built here,

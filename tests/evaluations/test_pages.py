@@ -319,3 +319,23 @@ def test_reminders_fire_and_clear(client, owner, evaluation):
     )
     assert "few-candidates" in keys()
     _ = (volcano, datetime)
+
+
+def test_an_inline_answer_updates_the_candidates_progress(client, owner, evaluation):
+    (slurm,) = add_candidates(evaluation, owner, "slurm")
+    client.force_login(owner)
+    page = client.get(url("evaluation_questions", evaluation)).content.decode()
+    assert f'id="progress-{slurm.pk}"' in page and "0 / 5" in page
+    prefix = f"c{slurm.pk}-long_term_team"
+    saved = client.post(
+        url("answer_save", evaluation, cid=slurm.pk, key="long_term_team"),
+        {
+            f"{prefix}-party": "internal",
+            f"{prefix}-assessment": "yes",
+            f"{prefix}-explanation": "Two engineers",
+            f"{prefix}-version": 0,
+        },
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert f'id="progress-{slurm.pk}"' in saved and 'hx-swap-oob="true"' in saved
+    assert ">1 / 5</span>" in saved
