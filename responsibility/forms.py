@@ -47,6 +47,12 @@ class WhatIfForm(forms.Form):
         required=False,
     )
 
+    def __init__(self, *args, **kwargs):
+        # Its own ids: the settings form on the same page has a fte_cost_per_year field too. A
+        # prefix would rename the query parameters, which the page and the API share.
+        kwargs.setdefault("auto_id", "id_what_if_%s")
+        super().__init__(*args, **kwargs)
+
     def overrides(self) -> dict:
         if not self.is_valid():
             return {}
