@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import members, shortlist, views
 
 app_name = "evaluations"
 
@@ -15,7 +15,7 @@ urlpatterns = [
         views.ContextAnswerView.as_view(),
         name="context_answer_save",
     ),
-    path("<int:pk>/shortlist/", views.ShortlistView.as_view(), name="evaluation_shortlist"),
+    path("<int:pk>/shortlist/", shortlist.ShortlistView.as_view(), name="evaluation_shortlist"),
     path("<int:pk>/questions/", views.QuestionsView.as_view(), name="evaluation_questions"),
     path(
         "<int:pk>/candidates/<int:cid>/answers/<slug:key>/",
@@ -23,6 +23,6 @@ urlpatterns = [
         name="answer_save",
     ),
     path("<int:pk>/decision/", views.DecisionView.as_view(), name="evaluation_decision"),
-    path("<int:pk>/members/", views.MembersView.as_view(), name="evaluation_members"),
+    path("<int:pk>/members/", members.MembersView.as_view(), name="evaluation_members"),
     path("<int:pk>/history/", views.HistoryView.as_view(), name="evaluation_history"),
 ]

@@ -10,31 +10,23 @@ from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import View
 from django.views.generic import TemplateView
 
 from common.forms import form_error_text
-from common.views import ActionRouter, PageAction
+from common.views import PageAction
 
 from . import services
 from .forms import (
-    AcceptSuggestionsForm,
-    AddCandidateForm,
     AnswerForm,
     ContextAnswerForm,
     DecisionForm,
-    EliminateCandidateForm,
     EvaluationForm,
-    MemberAddForm,
-    MemberChangeRoleForm,
-    MembershipForm,
-    RestoreCandidateForm,
     TransitionForm,
 )
 from .history import history_entries, history_timeline
-from .models import TRANSITIONS, ContextQuestion, FiveQuestion, Membership, Status
+from .models import TRANSITIONS, ContextQuestion, FiveQuestion, Status
 from .reminders import reminders_for
 from .scoped import EvaluationMixin
 from .selectors import (
@@ -42,7 +34,6 @@ from .selectors import (
     active_five_questions,
     candidate_get,
     evaluation_data_list,
-    shortlist_suggest,
 )
 
 
@@ -371,93 +362,6 @@ class AnswerView(InlineRowAction):
         return reverse("evaluations:evaluation_questions", kwargs={"pk": self.evaluation.pk})
 
 
-# --- shortlist -------------------------------------------------------------------------------
-
-
-class ShortlistPage(EvaluationMixin, PageAction):
-    """The shortlist page around each of its forms."""
-
-    tab = "shortlist"
-    template_name = "evaluations/shortlist.html"
-    success_message = gettext_lazy("Saved.")
-
-    def context(self, form=None, error=None, **extra):
-        if error is None and form is not None and form.errors and not extra.get("add_form"):
-            error = form_error_text(form)
-        extra.setdefault("add_form", AddCandidateForm(evaluation=self.evaluation))
-        return {"suggestions": shortlist_suggest(self.evaluation), "error": error, **extra}
-
-    def success_url(self):
-        return reverse("evaluations:evaluation_shortlist", kwargs={"pk": self.evaluation.pk})
-
-    def candidate(self, form):
-        return candidate_get(self.evaluation, form.cleaned_data["candidate"])
-
-
-class CandidatesAcceptView(ShortlistPage, View):
-    form_class = AcceptSuggestionsForm
-
-    def perform(self, form):
-        added = services.candidates_accept_suggestions(
-            user=self.request.user,
-            evaluation=self.evaluation,
-            solution_ids=form.cleaned_data["solution"] or None,
-        )
-        self.success_message = _("%(n)d suggested candidate(s) added.") % {"n": len(added)}
-        return added
-
-
-class CandidateAddView(ShortlistPage, View):
-    form_class = AddCandidateForm
-    success_message = gettext_lazy("Candidate added.")
-
-    def form_kwargs(self):
-        return {"evaluation": self.evaluation}
-
-    def context(self, form=None, error=None, **extra):
-        return super().context(form, error, add_form=form, **extra)
-
-    def perform(self, form):
-        return services.candidate_add(
-            user=self.request.user, evaluation=self.evaluation, **form.cleaned_data
-        )
-
-
-class CandidateEliminateView(ShortlistPage, View):
-    form_class = EliminateCandidateForm
-
-    def perform(self, form):
-        return services.candidate_eliminate(
-            user=self.request.user,
-            candidate=self.candidate(form),
-            reason=form.cleaned_data["reason"],
-            expected_version=form.cleaned_data["version"],
-        )
-
-
-class CandidateRestoreView(ShortlistPage, View):
-    form_class = RestoreCandidateForm
-
-    def perform(self, form):
-        return services.candidate_restore(
-            user=self.request.user,
-            candidate=self.candidate(form),
-            expected_version=form.cleaned_data["version"],
-        )
-
-
-class ShortlistView(ActionRouter, ShortlistPage, View):
-    actions = {
-        "accept": CandidatesAcceptView,
-        "add": CandidateAddView,
-        "eliminate": CandidateEliminateView,
-        "restore": CandidateRestoreView,
-    }
-
-    def get(self, request, pk):
-        return self.answer(self.context())
-
-
 # --- decision --------------------------------------------------------------------------------
 
 
@@ -500,72 +404,6 @@ class DecisionView(EvaluationMixin, PageAction, View):
             decided_by=data["decided_by"],
             expected_version=data["version"],
         )
-
-
-# --- members ---------------------------------------------------------------------------------
-
-
-class MembersPage(EvaluationMixin, PageAction):
-    tab = "members"
-    template_name = "evaluations/members.html"
-    success_message = gettext_lazy("Members updated.")
-
-    def context(self, form=None, error=None, **extra):
-        if error is None and form is not None and form.errors and not extra.get("add_form"):
-            error = form_error_text(form)
-        members = self.evaluation.memberships.select_related("user").order_by(
-            "role", "user__username"
-        )
-        extra.setdefault("add_form", MemberAddForm())
-        return {"members": members, "error": error, **extra}
-
-    def success_url(self):
-        return reverse("evaluations:evaluation_members", kwargs={"pk": self.evaluation.pk})
-
-    def membership(self, form):
-        return get_object_or_404(
-            Membership, pk=form.cleaned_data["membership"], evaluation=self.evaluation
-        )
-
-
-class MemberAddView(MembersPage, View):
-    form_class = MemberAddForm
-
-    def context(self, form=None, error=None, **extra):
-        return super().context(form, error, add_form=form, **extra)
-
-    def perform(self, form):
-        return services.member_add(
-            user=self.request.user,
-            evaluation=self.evaluation,
-            member=form.cleaned_data["username"],
-            role=form.cleaned_data["role"],
-        )
-
-
-class MemberChangeRoleView(MembersPage, View):
-    form_class = MemberChangeRoleForm
-
-    def perform(self, form):
-        return services.member_change_role(
-            user=self.request.user,
-            membership=self.membership(form),
-            role=form.cleaned_data["role"],
-        )
-
-
-class MemberRemoveView(MembersPage, View):
-    form_class = MembershipForm
-
-    def perform(self, form):
-        return services.member_remove(user=self.request.user, membership=self.membership(form))
-
-
-class MembersView(ActionRouter, MembersPage, View):
-    actions = {"add": MemberAddView, "role": MemberChangeRoleView, "remove": MemberRemoveView}
-
-    def get(self, request, pk):
-        return self.answer(self.context())
 
 
 class HistoryView(EvaluationMixin, View):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import candidates, views
 
 app_name = "evaluations-api"
 
@@ -23,31 +23,35 @@ urlpatterns = [
         views.ContextAnswerView.as_view(),
         name="context_answer",
     ),
-    path(EVALUATION + "suggestions/", views.SuggestionListView.as_view(), name="suggestion_list"),
+    path(
+        EVALUATION + "suggestions/", candidates.SuggestionListView.as_view(), name="suggestion_list"
+    ),
     path(
         EVALUATION + "suggestions/accept/",
-        views.SuggestionAcceptView.as_view(),
+        candidates.SuggestionAcceptView.as_view(),
         name="suggestion_accept",
     ),
-    path(EVALUATION + "candidates/", views.CandidateListView.as_view(), name="candidate_list"),
+    path(EVALUATION + "candidates/", candidates.CandidateListView.as_view(), name="candidate_list"),
     path(
         EVALUATION + "candidates/<int:pk>/",
-        views.CandidateDetailView.as_view(),
+        candidates.CandidateDetailView.as_view(),
         name="candidate_detail",
     ),
     path(
         EVALUATION + "candidates/<int:pk>/eliminate/",
-        views.CandidateEliminateView.as_view(),
+        candidates.CandidateEliminateView.as_view(),
         name="candidate_eliminate",
     ),
     path(
         EVALUATION + "candidates/<int:pk>/restore/",
-        views.CandidateRestoreView.as_view(),
+        candidates.CandidateRestoreView.as_view(),
         name="candidate_restore",
     ),
-    path(CANDIDATE + "answers/", views.AnswerListView.as_view(), name="answer_list"),
+    path(CANDIDATE + "answers/", candidates.AnswerListView.as_view(), name="answer_list"),
     path(
-        CANDIDATE + "answers/<str:question_key>/", views.AnswerView.as_view(), name="answer_detail"
+        CANDIDATE + "answers/<str:question_key>/",
+        candidates.AnswerView.as_view(),
+        name="answer_detail",
     ),
     path(EVALUATION + "decision/", views.DecisionView.as_view(), name="decision"),
     path(EVALUATION + "reminders/", views.ReminderListView.as_view(), name="reminder_list"),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import cells, views
 
 app_name = "poc-api"
 
@@ -18,15 +18,15 @@ urlpatterns = [
     path(PLAN + "cases/", views.PlanCaseListView.as_view(), name="plan_case_list"),
     path(PLAN + "cases/<int:case_pk>/", views.PlanCaseDetailView.as_view(), name="plan_case"),
     path(PLAN + "groups/<str:group_key>/", views.PlanGroupDetailView.as_view(), name="plan_group"),
-    path(POC + "scorecard/", views.ScorecardView.as_view(), name="scorecard"),
+    path(POC + "scorecard/", cells.ScorecardView.as_view(), name="scorecard"),
     path(POC + "scorecard.xlsx", views.ScorecardExportView.as_view(), name="scorecard_export"),
-    path(POC + "submit/", views.ScoresSubmitView.as_view(), name="scores_submit"),
-    path(CELL + "score/", views.ScoreView.as_view(), name="score"),
-    path(CELL + "consensus/", views.ConsensusView.as_view(), name="consensus"),
-    path(CELL + "evidence/", views.EvidenceUploadView.as_view(), name="evidence_upload"),
+    path(POC + "submit/", cells.ScoresSubmitView.as_view(), name="scores_submit"),
+    path(CELL + "score/", cells.ScoreView.as_view(), name="score"),
+    path(CELL + "consensus/", cells.ConsensusView.as_view(), name="consensus"),
+    path(CELL + "evidence/", cells.EvidenceUploadView.as_view(), name="evidence_upload"),
     path(
         POC + "evidence/<int:evidence_pk>/",
-        views.EvidenceDownloadView.as_view(),
+        cells.EvidenceDownloadView.as_view(),
         name="evidence_download",
     ),
     path(POC + "results/", views.ResultsView.as_view(), name="results"),

@@ -1,6 +1,6 @@
 """POC API: the test-case library for any signed-in user; inside an evaluation (members only,
 others get 404) its one plan for every candidate, the blind scorecard, consensus, evidence,
-results and the .xlsx export.
+results and the .xlsx export (the scorecard, scores, consensus and evidence are in cells.py).
 
 Views parse input, look rows up within the evaluation (a case of another evaluation's plan is
 404) and call the same services the pages use; the services enforce permissions (403), sealing
@@ -19,20 +19,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import django_filters
-from django.core.exceptions import ValidationError
-from django.core.files import File
 from django.db.models import Prefetch
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import generics, serializers, status
+from rest_framework import generics, status
 from rest_framework.exceptions import NotFound
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from common.exceptions import Conflict, Forbidden
 from common.http import (
     READ_ERRORS,
     VERSIONED_WRITE_ERRORS,
@@ -44,30 +40,24 @@ from common.http import (
 )
 from evaluations.models import Candidate, Evaluation
 from evaluations.scoped import EvaluationScopedView
-from evaluations.selectors import candidate_get
 
 from .. import scoring, services
 from ..export import scorecard_workbook
 from ..models import (
-    Consensus,
     PlanCase,
     PlanGroup,
     ProfileWeight,
     ScenarioProfile,
-    Score,
     TestCase,
     TestGroup,
 )
 from ..selectors import (
-    Cell,
     Scorecard,
-    evidence_for_download,
     plan_cases,
     plan_groups,
     results,
     scorecard,
 )
-from ..views import evidence_response
 from . import serializers as s
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -125,7 +115,7 @@ class PocView(EvaluationScopedView):
         return context
 
 
-def _plan_case(evaluation: Evaluation, pk) -> PlanCase:
+def plan_case_for(evaluation: Evaluation, pk) -> PlanCase:
     case = plan_cases(evaluation).filter(pk=pk).first()
     if case is None:
         raise NotFound(gettext("This evaluation's POC plan has no case %(id)s.") % {"id": pk})
@@ -219,7 +209,7 @@ class PlanCaseListView(PocView):
                 metric_direction=values["metric_direction"],
                 metric_threshold=values["metric_threshold"],
             )
-        case = _plan_case(evaluation, case.pk)
+        case = plan_case_for(evaluation, case.pk)
         response = Response(self.out(s.PlanCaseSerializer, case), status=status.HTTP_201_CREATED)
         response["Location"] = reverse(
             "poc-api:plan_case", kwargs={"evaluation_pk": evaluation.pk, "case_pk": case.pk}
@@ -238,7 +228,7 @@ class PlanCaseDetailView(PocView):
 
     @extend_schema(summary="One plan case", responses={200: s.PlanCaseSerializer, **READ_ERRORS})
     def get(self, request, evaluation_pk, case_pk):
-        return self.respond(_plan_case(self.get_evaluation(), case_pk))
+        return self.respond(plan_case_for(self.get_evaluation(), case_pk))
 
     @extend_schema(
         summary="Change a case's weight (the same for every candidate)",
@@ -247,21 +237,21 @@ class PlanCaseDetailView(PocView):
     )
     def patch(self, request, evaluation_pk, case_pk):
         evaluation = self.get_evaluation()
-        case = _plan_case(evaluation, case_pk)
+        case = plan_case_for(evaluation, case_pk)
         values = self.parse(s.WeightWriteSerializer)
         pre = precondition(request, values.get("version"), exists=True)
         with precondition_errors(pre):
             services.plan_weight_set(
                 user=request.user, obj=case, weight=values["weight"], expected_version=pre.version
             )
-        return self.respond(_plan_case(evaluation, case_pk))
+        return self.respond(plan_case_for(evaluation, case_pk))
 
     @extend_schema(
         summary="Remove a case from the plan, for every candidate (its scores too)",
         responses={204: None, **error_responses(403, 404, 409)},
     )
     def delete(self, request, evaluation_pk, case_pk):
-        case = _plan_case(self.get_evaluation(), case_pk)
+        case = plan_case_for(self.get_evaluation(), case_pk)
         services.plan_case_remove(user=request.user, case=case)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -298,243 +288,17 @@ class PlanGroupDetailView(PocView):
         return self.respond(_plan_group(evaluation, group_key))
 
 
-# --- scorecard -------------------------------------------------------------------------------
-
-
 @dataclass
 class CandidateTotal:
     candidate: Candidate
     overall: scoring.Overall
 
 
-def _totals(card: Scorecard, overall: dict[int, scoring.Overall] | None = None) -> list:
+def candidate_totals(card: Scorecard, overall: dict[int, scoring.Overall] | None = None) -> list:
     return [
         CandidateTotal(c, card.overall(c) if overall is None else overall[c.pk])
         for c in card.candidates
     ]
-
-
-class ScorecardView(PocView):
-    serializer_class = s.ScorecardSerializer
-
-    @extend_schema(
-        summary="The scorecard: every case × shortlisted candidate, as you may see it",
-        description="Blind scoring: until you submit your own score for a cell, other "
-        "reviewers' scores, evidence, the cell's value, disagreement and consensus stay "
-        "hidden (hidden_count says how many). The owner and viewers see every submitted "
-        "score. Drafts are shown to their author only.",
-        responses={200: s.ScorecardSerializer, **READ_ERRORS},
-    )
-    def get(self, request, evaluation_pk):
-        evaluation = self.get_evaluation()
-        card = scorecard(evaluation, request.user)
-        body = {
-            "can_score": request.user.has_perm("poc.score", evaluation),
-            "can_record_consensus": request.user.has_perm("poc.record_consensus", evaluation),
-            "groups": [block.plan_group for block in card.groups],
-            "cases": card.cases,
-            "candidates": _totals(card),
-            "hidden_cells": card.hidden_cells,
-            "cells": card.cells(),
-        }
-        return Response(self.out(s.ScorecardSerializer, body))
-
-
-class ScoresSubmitView(PocView):
-    serializer_class = s.ScoresSubmitSerializer
-
-    @extend_schema(
-        summary="Submit all my draft scores that have a value (for one candidate, or all)",
-        request=s.ScoresSubmitSerializer,
-        responses={200: s.ScoresSubmittedSerializer, **WRITE_ERRORS},
-    )
-    def post(self, request, evaluation_pk):
-        evaluation = self.get_evaluation()
-        values = self.parse(s.ScoresSubmitSerializer)
-        candidate = None
-        if values.get("candidate") is not None:
-            try:
-                candidate = candidate_get(evaluation, values["candidate"])
-            except Http404:
-                raise serializers.ValidationError(
-                    {
-                        "candidate": gettext("Not a candidate of this evaluation: %(ids)s.")
-                        % {"ids": values["candidate"]}
-                    }
-                ) from None
-        count = services.scores_submit(
-            user=request.user, evaluation=evaluation, candidate=candidate
-        )
-        return Response(self.out(s.ScoresSubmittedSerializer, {"submitted": count}))
-
-
-class CellBaseView(PocView):
-    """Base for views about one (case, candidate) cell of the evaluation's scorecard."""
-
-    serializer_class = s.CellSerializer
-
-    def get_case_and_candidate(self) -> tuple[PlanCase, Candidate]:
-        evaluation = self.get_evaluation()
-        case = _plan_case(evaluation, self.kwargs["case_pk"])
-        candidate = candidate_get(evaluation, self.kwargs["candidate_pk"])
-        candidate.evaluation = evaluation
-        return case, candidate
-
-    def cell(self, case: PlanCase, candidate: Candidate) -> Cell:
-        """The cell as the requesting user may see it (only shortlisted candidates have one)."""
-        card = scorecard(self.get_evaluation(), self.request.user)
-        for cell in card.cells():
-            if cell.case.pk == case.pk and cell.candidate.pk == candidate.pk:
-                return cell
-        raise Conflict(
-            gettext("%(s)s is eliminated; it is not scored.") % {"s": candidate.solution}
-        )
-
-    def respond(self, cell: Cell, version: int, *, created: bool = False) -> Response:
-        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-        return with_etag(Response(self.out(s.CellSerializer, cell), status=code), version)
-
-
-class ScoreView(CellBaseView):
-    def current_serializer(self, score: Score) -> dict:
-        return self.out(s.MyScoreSerializer, score)
-
-    @extend_schema(
-        summary="The cell with my score (ETag: my score's version, 0 before I saved one)",
-        responses={200: s.CellSerializer, **error_responses(404, 409)},
-    )
-    def get(self, request, evaluation_pk, case_pk, candidate_pk):
-        cell = self.cell(*self.get_case_and_candidate())
-        return self.respond(cell, cell.mine.version if cell.mine else 0)
-
-    @extend_schema(
-        summary="Save my score for the cell (a draft unless submit is true)",
-        description="Always the requesting user's own score. Scores are 0–5 in whole or half "
-        "points; a measured value needs a case with a metric and, without a score, is judged "
-        "against its threshold. A submitted score is final (409).",
-        request=s.ScoreWriteSerializer,
-        responses={200: s.CellSerializer, 201: s.CellSerializer} | VERSIONED_WRITE_ERRORS,
-    )
-    def put(self, request, evaluation_pk, case_pk, candidate_pk):
-        case, candidate = self.get_case_and_candidate()
-        values = self.parse(s.ScoreWriteSerializer)
-        mine = Score.objects.filter(case=case, candidate=candidate, reviewer=request.user)
-        exists = mine.exists()
-        pre = precondition(request, values.get("version"), exists=exists)
-        with precondition_errors(pre):
-            row = services.score_save(
-                user=request.user,
-                case=case,
-                candidate=candidate,
-                score=values["score"],
-                measured_value=values["measured_value"],
-                outcome=values["outcome"],
-                notes=values["notes"],
-                submit=values["submit"],
-                expected_version=pre.version,
-            )
-        return self.respond(self.cell(case, candidate), row.version, created=not exists)
-
-
-class ConsensusView(CellBaseView):
-    serializer_class = s.ConsensusWriteSerializer
-
-    def current_serializer(self, consensus: Consensus) -> dict:
-        return self.out(s.ConsensusSerializer, consensus)
-
-    @extend_schema(
-        summary="The cell with its consensus (ETag: the consensus version, 0 before one)",
-        responses={200: s.CellSerializer, **error_responses(404, 409)},
-    )
-    def get(self, request, evaluation_pk, case_pk, candidate_pk):
-        cell = self.cell(*self.get_case_and_candidate())
-        visible = cell.consensus is not None and not cell.hidden_count
-        return self.respond(cell, cell.consensus.version if visible else 0)
-
-    @extend_schema(
-        summary="Record the agreed score for the cell, with the reason (owner only)",
-        description="The consensus is what counts for the cell; the reviewers' scores stay "
-        "visible. Needs at least one submitted score.",
-        request=s.ConsensusWriteSerializer,
-        responses={200: s.CellSerializer, 201: s.CellSerializer} | VERSIONED_WRITE_ERRORS,
-    )
-    def put(self, request, evaluation_pk, case_pk, candidate_pk):
-        case, candidate = self.get_case_and_candidate()
-        values = self.parse(s.ConsensusWriteSerializer)
-        exists = Consensus.objects.filter(case=case, candidate=candidate).exists()
-        pre = precondition(request, values.get("version"), exists=exists)
-        with precondition_errors(pre):
-            row = services.consensus_record(
-                user=request.user,
-                case=case,
-                candidate=candidate,
-                score=values["score"],
-                reason=values["reason"],
-                expected_version=pre.version,
-            )
-        return self.respond(self.cell(case, candidate), row.version, created=not exists)
-
-
-# --- evidence --------------------------------------------------------------------------------
-
-
-def _refuse_scoring(user, evaluation: Evaluation) -> None:
-    """For a request that cannot reach a scoring service: the error that service would give."""
-    if user.has_perm("poc.score", evaluation):
-        return
-    if evaluation.is_sealed:
-        raise Conflict(
-            gettext("This evaluation is sealed: it is read-only until its owner reopens it.")
-        )
-    raise Forbidden(gettext("Your role in this evaluation does not allow this."))
-
-
-class EvidenceUploadView(CellBaseView):
-    serializer_class = s.EvidenceUploadSerializer
-    parser_classes = [MultiPartParser, FormParser]
-
-    @extend_schema(
-        summary="Attach a file to my score for the cell (multipart: file, optional name)",
-        description="Save a score for the cell first. The file is limited in size and type "
-        "and its SHA-256 is recorded; `name`, when given, is the name recorded (no paths).",
-        request={"multipart/form-data": s.EvidenceUploadSerializer},
-        responses={201: s.EvidenceSerializer, **WRITE_ERRORS},
-    )
-    def post(self, request, evaluation_pk, case_pk, candidate_pk):
-        case, candidate = self.get_case_and_candidate()
-        values = self.parse(s.EvidenceUploadSerializer)
-        upload = values["file"]
-        if "name" in values:
-            # Django's upload handling keeps only the last part of a multipart file name;
-            # a name given here is taken as sent, so the service can refuse a path in it.
-            upload = File(upload, name=values["name"])
-        score = Score.objects.filter(case=case, candidate=candidate, reviewer=request.user).first()
-        if score is None:
-            _refuse_scoring(request.user, case.evaluation)
-            raise ValidationError(
-                {"file": gettext("Save your score for this cell before attaching evidence.")}
-            )
-        score.case = case
-        evidence = services.evidence_add(user=request.user, score=score, upload=upload)
-        return Response(self.out(s.EvidenceSerializer, evidence), status=status.HTTP_201_CREATED)
-
-
-class EvidenceDownloadView(PocView):
-    serializer_class = None
-
-    @extend_schema(
-        summary="Download an evidence file",
-        description="Your own evidence, or evidence behind a score you may see: another "
-        "reviewer's only after you submitted your score for that cell (owner and viewers: "
-        "any submitted score's). Served as an attachment.",
-        responses={
-            (200, "application/octet-stream"): OpenApiResponse(OpenApiTypes.BINARY),
-            **error_responses(403, 404),
-        },
-    )
-    def get(self, request, evaluation_pk, evidence_pk):
-        evidence = evidence_for_download(self.get_evaluation(), request.user, evidence_pk)
-        return evidence_response(evidence)
 
 
 # --- results and export ----------------------------------------------------------------------
@@ -568,7 +332,7 @@ class ResultsView(PocView):
         res = results(self.get_evaluation(), request.user)
         sens = res.sensitivity
         body = {
-            "candidates": _totals(res.card, res.overall),
+            "candidates": candidate_totals(res.card, res.overall),
             "hidden_cells": res.card.hidden_cells,
             "profiles": [
                 {

@@ -1,0 +1,106 @@
+"""The shortlist page: suggestions with their reasons, candidates added, eliminated with a
+reason and restored. Each form is its own view (common.views.PageAction) behind one URL."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views import View
+
+from common.forms import form_error_text
+from common.views import ActionRouter, PageAction
+
+from . import services
+from .forms import (
+    AcceptSuggestionsForm,
+    AddCandidateForm,
+    EliminateCandidateForm,
+    RestoreCandidateForm,
+)
+from .scoped import EvaluationMixin
+from .selectors import candidate_get, shortlist_suggest
+
+
+class ShortlistPage(EvaluationMixin, PageAction):
+    """The shortlist page around each of its forms."""
+
+    tab = "shortlist"
+    template_name = "evaluations/shortlist.html"
+    success_message = gettext_lazy("Saved.")
+
+    def context(self, form=None, error=None, **extra):
+        if error is None and form is not None and form.errors and not extra.get("add_form"):
+            error = form_error_text(form)
+        extra.setdefault("add_form", AddCandidateForm(evaluation=self.evaluation))
+        return {"suggestions": shortlist_suggest(self.evaluation), "error": error, **extra}
+
+    def success_url(self):
+        return reverse("evaluations:evaluation_shortlist", kwargs={"pk": self.evaluation.pk})
+
+    def candidate(self, form):
+        return candidate_get(self.evaluation, form.cleaned_data["candidate"])
+
+
+class CandidatesAcceptView(ShortlistPage, View):
+    form_class = AcceptSuggestionsForm
+
+    def perform(self, form):
+        added = services.candidates_accept_suggestions(
+            user=self.request.user,
+            evaluation=self.evaluation,
+            solution_ids=form.cleaned_data["solution"] or None,
+        )
+        self.success_message = _("%(n)d suggested candidate(s) added.") % {"n": len(added)}
+        return added
+
+
+class CandidateAddView(ShortlistPage, View):
+    form_class = AddCandidateForm
+    success_message = gettext_lazy("Candidate added.")
+
+    def form_kwargs(self):
+        return {"evaluation": self.evaluation}
+
+    def context(self, form=None, error=None, **extra):
+        return super().context(form, error, add_form=form, **extra)
+
+    def perform(self, form):
+        return services.candidate_add(
+            user=self.request.user, evaluation=self.evaluation, **form.cleaned_data
+        )
+
+
+class CandidateEliminateView(ShortlistPage, View):
+    form_class = EliminateCandidateForm
+
+    def perform(self, form):
+        return services.candidate_eliminate(
+            user=self.request.user,
+            candidate=self.candidate(form),
+            reason=form.cleaned_data["reason"],
+            expected_version=form.cleaned_data["version"],
+        )
+
+
+class CandidateRestoreView(ShortlistPage, View):
+    form_class = RestoreCandidateForm
+
+    def perform(self, form):
+        return services.candidate_restore(
+            user=self.request.user,
+            candidate=self.candidate(form),
+            expected_version=form.cleaned_data["version"],
+        )
+
+
+class ShortlistView(ActionRouter, ShortlistPage, View):
+    actions = {
+        "accept": CandidatesAcceptView,
+        "add": CandidateAddView,
+        "eliminate": CandidateEliminateView,
+        "restore": CandidateRestoreView,
+    }
+
+    def get(self, request, pk):
+        return self.answer(self.context())
