@@ -31,6 +31,8 @@ class ReportListView(EvaluationMixin, PageAction, View):
     """The evaluation's report runs; requesting one commits it before it goes to the worker."""
 
     tab = "reports"
+    template_name = "reports/report_list.html"
+    partial_template_name = "reports/partials/runs.html"  # the list polls while a run renders
 
     def get(self, request, pk):
         # The list polls every second while a run is going: leave the snapshots (hundreds of
@@ -39,17 +41,17 @@ class ReportListView(EvaluationMixin, PageAction, View):
         hidden = hidden_cell_count(self.evaluation, request.user)
         for run in runs:  # blind scoring: reports that print scores wait for my own
             run.locked = bool(hidden) and sections.prints_scores(run.sections)
-        template = "reports/partials/runs.html" if request.htmx else "reports/report_list.html"
-        return self.render(
-            template,
-            runs=runs,
-            polling=any(not r.finished for r in runs),
-            report_languages=settings.LANGUAGES,
-            report_sections=[
-                (key, label, not (hidden and key in sections.WITH_SCORES))
-                for key, label in sections.SECTIONS
-            ],
-            blind_message=services.blind_message(hidden) if hidden else "",
+        return self.answer(
+            {
+                "runs": runs,
+                "polling": any(not r.finished for r in runs),
+                "report_languages": settings.LANGUAGES,
+                "report_sections": [
+                    (key, label, not (hidden and key in sections.WITH_SCORES))
+                    for key, label in sections.SECTIONS
+                ],
+                "blind_message": services.blind_message(hidden) if hidden else "",
+            }
         )
 
     def get_form(self, data=None, files=None, **kwargs):

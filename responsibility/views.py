@@ -196,6 +196,7 @@ class CostsView(EvaluationMixin, PageAction, View):
 
     tab = "costs"
     template_name = "responsibility/costs.html"
+    partial_template_name = "responsibility/partials/cost_results.html"  # the what-if form
     success_message = gettext_lazy("Saved.")
 
     def get_form(self, data=None, files=None, **kwargs):
@@ -237,9 +238,6 @@ class CostsView(EvaluationMixin, PageAction, View):
         }
 
     def get(self, request, pk):
-        if request.htmx:  # the what-if form refreshes the results only
-            context = self.context()
-            return self.respond("responsibility/partials/cost_results.html", context, 200)
         return self.answer(self.context())
 
     def perform(self, form):
