@@ -247,7 +247,8 @@ def plan_weight_set(*, user, obj: PlanCase | PlanGroup, weight, expected_version
     obj = lock_and_check(type(obj), pk=obj.pk, expected_version=expected_version)
     obj.weight = value
     bump(obj)
-    obj.full_clean(exclude=["evaluation", "group", "source_case"])
+    # Only the weight changes: a library case keeps its texts in the library (blank here).
+    obj.clean_fields(exclude=[f.name for f in obj._meta.fields if f.name != "weight"])
     save_as(obj, user)
     return obj
 

@@ -100,21 +100,47 @@ class PlanCustomCaseView(PlanPage, View):
 
 
 class PlanWeightView(PlanPage, View):
+    """A case's weight. With htmx each weight saves on change and answers its own small form
+    (saved, or refused with the message and the saved weight); without, the page as usual."""
+
     form_class = WeightForm
+    partial_template_name = "poc/partials/weight_form.html"
     model: type = PlanCase
+    action = "case_weight"
+
+    def weighted(self):
+        pk = self.request.POST.get("id", "")
+        return get_object_or_404(
+            self.model, pk=pk if pk.isdigit() else 0, evaluation=self.evaluation
+        )
+
+    def context(self, form=None, error=None, **extra):
+        if getattr(self.request, "htmx", False):
+            if error is None and form is not None and form.errors:
+                error = form_error_text(form)
+            return {"row": self.weighted(), "action": self.action, "error": error, **extra}
+        return super().context(form, error, **extra)
+
+    def htmx_target(self):
+        return f"#weight-{self.action}-{self.request.POST.get('id', '')}"
 
     def perform(self, form):
-        obj = get_object_or_404(self.model, pk=form.cleaned_data["id"], evaluation=self.evaluation)
         return services.plan_weight_set(
             user=self.request.user,
-            obj=obj,
+            obj=self.weighted(),
             weight=form.cleaned_data["weight"],
             expected_version=form.cleaned_data["version"],
         )
 
+    def success(self, result):
+        if getattr(self.request, "htmx", False):
+            return self.answer({"row": result, "action": self.action, "saved": True})
+        return super().success(result)
+
 
 class PlanGroupWeightView(PlanWeightView):
     model = PlanGroup
+    action = "group_weight"
 
 
 class PlanCaseRemoveView(PlanPage, View):

@@ -176,3 +176,22 @@ def test_evidence_download_respects_membership_and_blindness(client, evaluation,
     client.force_login(editor)
     client.post(upload, {"file": SimpleUploadedFile("x.txt", b"x")})
     assert not score.evidence.filter(uploaded_by=editor).exists()  # no score of their own yet
+
+
+def test_a_weight_saves_on_change_and_answers_its_own_form(client, evaluation, owner, plan):
+    case = evaluation.poc_cases.order_by("pk").first()
+    client.force_login(owner)
+    path = url("plan", evaluation)
+    form = {"action": "case_weight", "id": case.pk, "version": case.version}
+    saved = client.post(path, {**form, "weight": "4.5"}, HTTP_HX_REQUEST="true")
+    body = saved.content.decode()
+    assert saved.status_code == 200 and f'id="weight-case_weight-{case.pk}"' in body
+    assert "Saved" in body and 'value="4.5' in body
+    for bad in ("-1", "NaN", "abc"):
+        refused = client.post(path, {**form, "weight": bad}, HTTP_HX_REQUEST="true")
+        assert refused.status_code == 400, bad
+        assert refused["HX-Retarget"] == f"#weight-case_weight-{case.pk}"
+    stale = client.post(path, {**form, "weight": "2"}, HTTP_HX_REQUEST="true")
+    assert stale.status_code == 409 and "saved by" in stale.content.decode()
+    case.refresh_from_db()
+    assert case.weight == 4.5
