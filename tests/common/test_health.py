@@ -47,3 +47,14 @@ def test_database_down_is_503_naming_the_database(client, monkeypatch):
     broken.close()
     assert response.status_code == 503
     assert response.json()["failing"] == ["database"]
+
+
+@pytest.mark.django_db
+def test_pages_load_htmx_without_the_debug_script_that_replaces_refusals(client, settings):
+    from tests.conftest import make_user
+
+    settings.DEBUG = True
+    client.force_login(make_user(None))
+    page = client.get("/").content.decode()
+    assert "django_htmx/htmx-2.min.js" in page
+    assert "django-htmx.js" not in page  # it would swap the whole page for a 400 in DEBUG
