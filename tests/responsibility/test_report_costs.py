@@ -38,7 +38,10 @@ def test_report_leaves_a_candidate_without_inputs_out_and_says_so(
     assert svg.count("<polyline") == 1 and f">{note}</text>" in svg
     section = costs_section(snap, language)
     assert note in section
-    assert "Volcano" not in section.replace(note, "")
+    # Volcano's only row in the totals says its inputs are missing; no figures anywhere
+    volcano_rows = [r for r in section.split("<tr>") if "Volcano" in r.replace(note, "")]
+    assert len(volcano_rows) == 1 and "0.00" not in volcano_rows[0]
+    assert ("missing cost inputs" if language == "en" else "尚未填写成本数据") in volcano_rows[0]
 
 
 def test_report_without_any_cost_inputs_says_none_were_entered(evaluation, owner):
