@@ -70,3 +70,36 @@ def sign_in(page, live_server):
         page.wait_for_url(f"{live_server.url}/")
 
     return _sign_in
+
+
+@pytest.fixture
+def session(browser, live_server):
+    """Sign a user in, in a browser context of its own: `session(user, width=390,
+    language="zh-hans")` returns the page, with `page.console_errors` collecting every console
+    error and uncaught exception except the 4xx answers a test provokes on purpose."""
+    from tests.browser.checks import EXPECTED_REFUSAL, watch_console
+    from tests.factories import PASSWORD
+
+    contexts = []
+
+    def open_as(user, *, width=1440, language="en"):
+        context = browser.new_context(
+            locale="en-US", viewport={"width": width, "height": 900 if width > 800 else 844}
+        )
+        context.add_cookies(
+            [{"name": "django_language", "value": language, "url": live_server.url}]
+        )
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.console_errors = watch_console(page, allow=EXPECTED_REFUSAL)
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.fill("#id_username", user.username)
+        page.fill("#id_password", PASSWORD)
+        page.get_by_test_id("sign-in").click()
+        page.wait_for_url(f"{live_server.url}/")
+        return page
+
+    yield open_as
+    for context in contexts:
+        context.close()

@@ -7,48 +7,9 @@ import re
 import pytest
 
 from evaluations.models import MemberRole
-from tests.factories import PASSWORD, make_everything
+from tests.factories import make_everything
 
 pytestmark = pytest.mark.browser
-
-# Chromium logs every 4xx answer to an XHR as a console error; those are the refusals under test.
-EXPECTED_REFUSAL = re.compile(r"status of 4(00|09|28)")
-
-
-@pytest.fixture
-def session(browser, live_server):
-    contexts = []
-
-    def open_as(user, *, width=1440, language="en"):
-        context = browser.new_context(
-            locale="en-US", viewport={"width": width, "height": 900 if width > 800 else 844}
-        )
-        context.add_cookies(
-            [{"name": "django_language", "value": language, "url": live_server.url}]
-        )
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.console_errors = []
-        page.on(
-            "console",
-            lambda msg: (
-                msg.type == "error"
-                and not EXPECTED_REFUSAL.search(msg.text)
-                and page.console_errors.append(msg.text)
-            ),
-        )
-        page.on("pageerror", lambda exc: page.console_errors.append(str(exc)))
-        page.goto(f"{live_server.url}/accounts/login/")
-        page.fill("#id_username", user.username)
-        page.fill("#id_password", PASSWORD)
-        page.get_by_test_id("sign-in").click()
-        page.wait_for_url(f"{live_server.url}/")
-        return page
-
-    yield open_as
-    for context in contexts:
-        context.close()
 
 
 @pytest.fixture

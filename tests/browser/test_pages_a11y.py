@@ -6,13 +6,12 @@ page is saved to test-artifacts/ so a person can look at the layout."""
 import pytest
 
 from evaluations.models import MemberRole
-from tests.browser.conftest import ARTIFACTS
-from tests.factories import PASSWORD, make_everything
+from tests.browser.checks import page_problems
+from tests.factories import make_everything
 
 pytestmark = pytest.mark.browser
 
 WIDTHS = {"desktop": 1440, "phone": 390}
-BLOCKING_IMPACTS = {"serious", "critical"}
 
 
 def pages_to_visit(evaluation):
@@ -43,50 +42,17 @@ def pages_to_visit(evaluation):
     ]
 
 
-DUPLICATE_IDS = """() => {
-  const seen = new Map();
-  document.querySelectorAll("[id]").forEach((el) => seen.set(el.id, (seen.get(el.id) || 0) + 1));
-  return [...seen].filter(([, n]) => n > 1).map(([id]) => id);
-}"""
-
-
-def axe_problems(page) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    violations = Axe().run(page).response["violations"]
-    return [
-        f"axe {v['impact']} {v['id']}: {v['help']} at "
-        + ", ".join(str(node["target"]) for node in v["nodes"][:3])
-        for v in violations
-        if v["impact"] in BLOCKING_IMPACTS
-    ]
-
-
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
 @pytest.mark.parametrize("device", list(WIDTHS))
 def test_every_page_fits_the_screen_and_passes_axe(
-    seeded, live_server, browser, owner, people, device, language
+    seeded, live_server, session, owner, people, device, language
 ):
     evaluation = make_everything(owner, people, sealed=False)
     assert people[MemberRole.OWNER] == owner
     width = WIDTHS[device]
-    context = browser.new_context(
-        locale="en-US", viewport={"width": width, "height": 900 if width > 800 else 844}
-    )
-    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    console_errors: list[str] = []
-    page.on("console", lambda msg: msg.type == "error" and console_errors.append(msg.text))
-    page.on("pageerror", lambda exc: console_errors.append(str(exc)))
+    page = session(owner, width=width, language=language)
+    console_errors = page.console_errors
 
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", owner.username)
-    page.fill("#id_password", PASSWORD)
-    page.get_by_test_id("sign-in").click()
-    page.wait_for_url(f"{live_server.url}/")
-
-    ARTIFACTS.mkdir(exist_ok=True)
     problems = []
     for name, path in pages_to_visit(evaluation):
         console_errors.clear()
@@ -97,12 +63,6 @@ def test_every_page_fits_the_screen_and_passes_axe(
             problems.append(f"{where}: HTTP {response and response.status}")
             continue
         assert page.locator("html").get_attribute("lang") == language, where
-        page.screenshot(path=str(ARTIFACTS / f"a11y-{width}-{language}-{name}.png"), full_page=True)
-        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        if overflow > 0:
-            problems.append(f"{where}: the page scrolls sideways by {overflow}px")
-        problems += [f"{where}: duplicate id {i}" for i in page.evaluate(DUPLICATE_IDS)]
-        problems += [f"{where}: {p}" for p in axe_problems(page)]
+        problems += page_problems(page, f"a11y-{width}-{language}-{name}")
         problems += [f"{where}: console error {e}" for e in console_errors]
-    context.close()
     assert not problems, "\n".join(problems)
