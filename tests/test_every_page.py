@@ -51,3 +51,13 @@ def test_every_report_section_previews(client, owner, people, sealed):
         assert everything.status_code == 200
         assert "Own case with a metric" in everything.content.decode()
         assert "Integrator Ltd" in everything.content.decode()
+
+
+def test_lists_use_the_separator_of_the_language(client, owner, people):
+    evaluation = make_everything(owner, people)
+    client.force_login(owner)
+    preview = reverse("reports:report_preview", kwargs={"pk": evaluation.pk})
+    two = ["summary", "types"]  # the cover lists the chosen sections
+    zh = client.get(preview, {"language": "zh-hans", "sections": two}).content.decode()
+    en = client.get(preview, {"language": "en", "sections": two}).content.decode()
+    assert "、" in zh and "、" not in en and "Executive summary, " in en

@@ -17,15 +17,15 @@ from tests.factories import make_everything
 
 pytestmark = pytest.mark.browser
 
-JOURNEYS = [(1440, "en"), (390, "zh-hans")]
-IDS = ["desktop-en", "phone-zh"]
+JOURNEYS = [(1440, "en"), (390, "zh-hans"), (390, "en"), (1440, "zh-hans")]
+IDS = ["desktop-en", "phone-zh", "phone-en", "desktop-zh"]
 
 
 @pytest.mark.parametrize(("width", "language"), JOURNEYS, ids=IDS)
 def test_tech_lead_from_an_empty_evaluation_to_the_decided_gate(
     seeded, live_server, session, width, language
 ):
-    lead = make_user(roles.TECH_LEAD, username=f"lead{width}")
+    lead = make_user(roles.TECH_LEAD, username=f"lead{width}{language[:2]}")
     page = session(lead, width=width, language=language)
     problems = []
 
