@@ -33,7 +33,7 @@ class EvaluationMixin(LoginRequiredMixin):
     def data(self):
         """Everything the status strip, overview and reminders read (fixed query count)."""
         if getattr(self, "_data", None) is None:
-            self._data = evaluation_data(self.evaluation)
+            self._data = evaluation_data(self.evaluation, viewer=self.request.user)
         return self._data
 
     def refresh_data(self):

@@ -97,6 +97,9 @@ class EvaluationData:
     # Reference data shared by every evaluation of one page (e.g. the area library), loaded
     # once by whichever reminder needs it first.
     shared: dict = field(default_factory=dict)
+    # Who is reading: reminders built from data blind scoring hides (POC scores) count only
+    # what this user may see. None reads everything (services, reports' own checks).
+    viewer: object = None
 
     @property
     def candidates(self) -> list[Candidate]:
@@ -166,24 +169,25 @@ def active_context_questions() -> list[ContextQuestion]:
     return list(ContextQuestion.objects.filter(is_active=True))
 
 
-def evaluation_data(evaluation: Evaluation, questions=None) -> EvaluationData:
+def evaluation_data(evaluation: Evaluation, questions=None, *, viewer=None) -> EvaluationData:
     full = evaluation_queryset_full(Evaluation.objects.filter(pk=evaluation.pk)).get()
     full.__dict__["_member_roles"] = evaluation.__dict__.get("_member_roles", {})
-    return EvaluationData(full, questions if questions is not None else active_five_questions())
+    questions = questions if questions is not None else active_five_questions()
+    return EvaluationData(full, questions, viewer=viewer)
 
 
-def evaluation_data_many(evaluations) -> list[EvaluationData]:
+def evaluation_data_many(evaluations, *, viewer=None) -> list[EvaluationData]:
     """EvaluationData for already-loaded evaluations (from evaluation_queryset_full) that share
     the question list and reference data, so a page of them costs a fixed number of queries."""
     questions = active_five_questions()
     shared: dict = {}
-    return [EvaluationData(e, questions, shared) for e in evaluations]
+    return [EvaluationData(e, questions, shared, viewer) for e in evaluations]
 
 
 def evaluation_data_list(user) -> list[EvaluationData]:
     """The user's evaluations for the home page, with a fixed number of queries."""
     qs = evaluation_queryset_full(evaluations_for_user(user)).prefetch_related("memberships")
-    return evaluation_data_many(qs)
+    return evaluation_data_many(qs, viewer=user)
 
 
 @dataclass

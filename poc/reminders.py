@@ -59,14 +59,24 @@ def empty_group(data):
 
 
 def _cells(data):
+    """Each cell's submitted scores and consensus, as `data.viewer` may see them: blind scoring
+    (see poc.selectors.scorecard) hides a cell others scored until the viewer submitted theirs,
+    so such a cell is left out here too, or a count would give the scores away."""
     shortlisted = {c.pk for c in data.shortlisted}
+    viewer = data.viewer
+    blind = viewer is not None and not viewer.has_perm("poc.see_all_scores", data.evaluation)
     for case in data.evaluation.poc_cases.all():
         agreed = {c.candidate_id: c for c in case.consensus.all()}
         submitted: dict[int, list] = {}
+        mine: set[int] = set()
         for s in case.scores.all():
             if s.submitted and s.score is not None:
                 submitted.setdefault(s.candidate_id, []).append(s.score)
+                if blind and s.reviewer_id == viewer.pk:
+                    mine.add(s.candidate_id)
         for candidate_id in shortlisted:
+            if blind and candidate_id not in mine and submitted.get(candidate_id):
+                continue
             yield case, candidate_id, submitted.get(candidate_id, []), agreed.get(candidate_id)
 
 

@@ -150,6 +150,8 @@ def scorecard(evaluation: Evaluation, user, *, see_all: bool | None = None) -> S
             cell_values[key] = None if hidden else value
             reviewer_scores[key] = [] if hidden else values
             hidden_cells += hidden
+            # What the viewer may see of the cell is decided here, once: for a hidden cell
+            # nothing derived from the others' scores (value, disagreement, consensus) leaves.
             row.cells.append(
                 Cell(
                     case=case,
@@ -158,9 +160,9 @@ def scorecard(evaluation: Evaluation, user, *, see_all: bool | None = None) -> S
                     visible=others if may_see else [],
                     hidden_count=0 if may_see else len(others),
                     submitted_count=len(submitted),
-                    consensus=agreed,
-                    value=value,
-                    disagreement=scoring.disagreement(values),
+                    consensus=None if hidden else agreed,
+                    value=None if hidden else value,
+                    disagreement=not hidden and scoring.disagreement(values),
                 )
             )
         block.rows.append(row)

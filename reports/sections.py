@@ -21,10 +21,11 @@ SECTIONS = [
 ]
 ALL = [key for key, _label in SECTIONS]
 
-# Sections that print POC scores, figures computed from them (scenario fit, totals, robustness)
-# or the evidence behind them (the appendix lists every file with its reviewer and cell): blind
-# scoring keeps them from reviewers who have not submitted their own.
-WITH_SCORES = frozenset({"summary", "poc", "robustness", "appendix"})
+# Sections that print POC scores, figures computed from them (scenario fit, totals, robustness,
+# the reminders that count disagreeing cells) or the evidence behind them (the appendix lists
+# every file with its reviewer and cell): blind scoring keeps them from reviewers who have not
+# submitted their own.
+WITH_SCORES = frozenset({"summary", "poc", "reminders", "robustness", "appendix"})
 
 
 def prints_scores(keys) -> bool:

@@ -79,7 +79,7 @@ class EvaluationListView(generics.ListCreateAPIView):
         for evaluation in page:
             # The rules predicates read this cache instead of querying per evaluation.
             evaluation.__dict__["_member_roles"] = {request.user.pk: evaluation.my_role}
-        rows = evaluation_data_many(page)
+        rows = evaluation_data_many(page, viewer=request.user)
         return self.get_paginated_response(self.get_serializer(rows, many=True).data)
 
     def create(self, request, *args, **kwargs):
@@ -361,7 +361,7 @@ class ReminderListView(EvaluationScopedView):
         responses={200: s.ReminderSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request, evaluation_pk):
-        found = reminders_for(evaluation_data(self.get_evaluation()))
+        found = reminders_for(evaluation_data(self.get_evaluation(), viewer=request.user))
         return Response(self.out(s.ReminderSerializer, found, many=True))
 
 

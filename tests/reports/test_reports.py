@@ -274,7 +274,7 @@ def test_reports_with_scores_follow_blind_scoring(client, filled, owner, people)
     assert 'data-testid="reports-blind"' in listing and f'data-testid="locked-{full.pk}"' in listing
     for key in ALL_SECTIONS:  # the form leaves the locked sections unticked
         ticked = f'value="{key}" checked' in listing
-        assert ticked == (key not in ("summary", "poc", "robustness", "appendix")), key
+        assert ticked == (key not in ("summary", "poc", "reminders", "robustness", "appendix")), key
     assert client.get(download).status_code == 403
     assert client.get(preview).status_code == 403
     form = {"language": "en", "choose_sections": "1", "sections": ["poc"]}
