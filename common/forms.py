@@ -7,6 +7,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from .numbers import parse_decimal
+
 VERSION_MISSING = _(
     "This form was sent without the version of what you edited, so a change saved meanwhile by "
     "someone else could be overwritten. Reload the page and apply your change again."
@@ -49,3 +51,21 @@ def form_error_text(form: forms.BaseForm) -> str:
         text = " ".join(errors)
         parts.append(f"{label}: {text}" if label else text)
     return " ".join(parts)
+
+
+class DecimalField(forms.DecimalField):
+    """A form's decimal, read by common.numbers.parse_decimal (plain ASCII decimals only)."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        return parse_decimal(value)
+
+
+def decimal_formfield(db_field, **kwargs):
+    """formfield_callback for model forms: their decimal fields read like DecimalField above."""
+    from django.db import models
+
+    if isinstance(db_field, models.DecimalField):
+        kwargs.setdefault("form_class", DecimalField)
+    return db_field.formfield(**kwargs)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse
@@ -21,11 +22,23 @@ from rest_framework.exceptions import APIException, ParseError
 from rest_framework.response import Response
 
 from .exceptions import PreconditionFailed, StaleEdit
+from .numbers import parse_decimal
 
 VERSION_HELP = (
     "The version you edited (from GET). Alternatively send it as the If-Match header. "
     "Required when the row already exists; 0 or absent when creating it."
 )
+
+
+class DecimalField(serializers.DecimalField):
+    """An API decimal, read by common.numbers.parse_decimal (plain decimals only, finite)."""
+
+    def to_internal_value(self, data):
+        try:
+            number = parse_decimal(data)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages) from exc
+        return super().to_internal_value(number)
 
 
 class VersionField(serializers.IntegerField):

@@ -1,7 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from common.forms import VersionField
+from common.forms import DecimalField, VersionField
 
 from .models import Direction, Outcome, ScenarioProfile, TestCase, TestGroup
 
@@ -9,10 +9,10 @@ from .models import Direction, Outcome, ScenarioProfile, TestCase, TestGroup
 class ScoreForm(forms.Form):
     submit = forms.BooleanField(required=False)
 
-    score = forms.DecimalField(
+    score = DecimalField(
         label=_("Score"), min_value=0, max_value=5, decimal_places=1, required=False
     )
-    measured_value = forms.DecimalField(label=_("Measured"), required=False, decimal_places=4)
+    measured_value = DecimalField(label=_("Measured"), required=False, decimal_places=4)
     outcome = forms.ChoiceField(label=_("Outcome"), choices=Outcome.choices, initial="not_run")
     notes = forms.CharField(
         label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 2})
@@ -21,7 +21,7 @@ class ScoreForm(forms.Form):
 
 
 class ConsensusForm(forms.Form):
-    score = forms.DecimalField(label=_("Agreed score"), min_value=0, max_value=5, decimal_places=1)
+    score = DecimalField(label=_("Agreed score"), min_value=0, max_value=5, decimal_places=1)
     reason = forms.CharField(
         label=_("Reason"),
         widget=forms.Textarea(attrs={"rows": 2}),
@@ -39,13 +39,13 @@ class CustomCaseForm(forms.Form):
     acceptance = forms.CharField(
         label=_("Acceptance criteria"), widget=forms.Textarea(attrs={"rows": 2})
     )
-    weight = forms.DecimalField(label=_("Weight"), min_value=0, initial=3, decimal_places=2)
+    weight = DecimalField(label=_("Weight"), min_value=0, initial=3, decimal_places=2)
     metric_name = forms.CharField(label=_("Metric"), required=False, max_length=200)
     metric_unit = forms.CharField(label=_("Unit"), required=False, max_length=40)
     metric_direction = forms.ChoiceField(
         label=_("Direction"), choices=[("", "—"), *Direction.choices], required=False
     )
-    metric_threshold = forms.DecimalField(label=_("Threshold"), required=False, decimal_places=4)
+    metric_threshold = DecimalField(label=_("Threshold"), required=False, decimal_places=4)
 
 
 class LibraryCaseForm(forms.Form):
@@ -71,7 +71,7 @@ class WeightForm(forms.Form):
     """A group's or a case's weight (`id` names the row; the view checks it belongs here)."""
 
     id = forms.IntegerField(min_value=1)
-    weight = forms.DecimalField(
+    weight = DecimalField(
         label=_("Weight"),
         min_value=0,
         max_digits=6,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import mimetypes
 import uuid
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 
 import yaml
@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from common.concurrency import bump, lock_and_check, lock_or_new
 from common.exceptions import Conflict, Forbidden
 from common.history import save_as
+from common.numbers import parse_decimal
 from common.seeding import texts
 from evaluations.models import Candidate, CandidateStatus, Evaluation
 
@@ -66,9 +67,9 @@ def _decimal(value, field: str) -> Decimal | None:
     if value in (None, ""):
         return None
     try:
-        return Decimal(str(value))
-    except (InvalidOperation, ValueError):
-        raise ValidationError({field: _("Give a number.")}) from None
+        return parse_decimal(value)
+    except ValidationError as exc:
+        raise ValidationError({field: exc.messages}) from None
 
 
 # --- seed ------------------------------------------------------------------------------------

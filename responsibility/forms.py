@@ -3,7 +3,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from common.forms import VersionField
+from common.forms import DecimalField, VersionField, decimal_formfield
 
 from .models import CostInput, CostSettings, PartyKind
 
@@ -14,6 +14,7 @@ class PartyForm(forms.Form):
 
 
 class CostSettingsForm(forms.ModelForm):
+    formfield_callback = decimal_formfield
     version = VersionField()
 
     class Meta:
@@ -22,6 +23,7 @@ class CostSettingsForm(forms.ModelForm):
 
 
 class CostInputForm(forms.ModelForm):
+    formfield_callback = decimal_formfield
     version = VersionField()
 
     class Meta:
@@ -33,14 +35,14 @@ class WhatIfForm(forms.Form):
     """Change a few drivers and see the totals, without saving anything."""
 
     gpu_count = forms.IntegerField(label=_("Cloud GPUs"), min_value=0, required=False)
-    utilisation = forms.DecimalField(
+    utilisation = DecimalField(
         label=_("Utilisation (0–1)"),
         min_value=Decimal("0"),
         max_value=Decimal("1"),
         decimal_places=3,
         required=False,
     )
-    fte_cost_per_year = forms.DecimalField(
+    fte_cost_per_year = DecimalField(
         label=_("Loaded cost per FTE-year"),
         min_value=Decimal("0"),
         decimal_places=2,
@@ -73,7 +75,7 @@ class MatrixRowForm(forms.Form):
 
     area = forms.SlugField()
     note = forms.CharField(label=_("Note"), required=False, max_length=2000)
-    internal_fte = forms.DecimalField(
+    internal_fte = DecimalField(
         label=_("Internal FTE"),
         required=False,
         min_value=Decimal("0"),

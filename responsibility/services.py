@@ -3,7 +3,7 @@ Each is atomic and checks, through the evaluations rules, that the user may edit
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 
 import yaml
@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from common.concurrency import bump, lock_or_new
 from common.exceptions import Conflict
 from common.history import save_as
+from common.numbers import parse_decimal
 from evaluations.models import Candidate, CandidateStatus, Evaluation
 from evaluations.services import evaluation_require_editable
 
@@ -191,8 +192,8 @@ def row_update(
             )
     if internal_fte is not None:
         try:
-            internal_fte = Decimal(str(internal_fte))
-        except (InvalidOperation, ValueError):
+            internal_fte = parse_decimal(internal_fte)
+        except ValidationError:
             errors["internal_fte"] = [_("Give the effort as a number of FTE, e.g. 0.5.")]
         else:
             if internal_fte < 0 or internal_fte > 50:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from common.http import VersionField
+from common.http import DecimalField, VersionField
 from evaluations.api.serializers import SolutionBriefSerializer, UsernameField
 
 from ..models import Direction, Outcome, ScenarioProfile, TestCase, TestGroup
@@ -33,13 +33,13 @@ HIDDEN_CELLS_HELP = (
 CANDIDATE_FIELDS = ("candidate", "candidates", "candidate_id")
 
 
-def decimal(places: int, **kwargs) -> serializers.DecimalField:
-    return serializers.DecimalField(
+def decimal(places: int, **kwargs) -> DecimalField:
+    return DecimalField(
         max_digits=20, decimal_places=places, coerce_to_string=True, read_only=True, **kwargs
     )
 
 
-class NumberField(serializers.DecimalField):
+class NumberField(DecimalField):
     """A number as the client meant it: trailing zeros after the point are dropped (4.00 is 4)
     instead of padding it to `decimal_places` (4.0000), so the services judge the value given
     and the models' digit limits see no zeros that were never part of it."""

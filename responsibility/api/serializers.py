@@ -8,7 +8,7 @@ Decimal and travel as strings.
 
 from rest_framework import serializers
 
-from common.http import VersionField
+from common.http import DecimalField, VersionField
 from evaluations.api.serializers import SolutionBriefSerializer
 
 from ..models import CostInput, CostSettings, Party, PartyKind
@@ -22,20 +22,20 @@ ROW_STATUS_HELP = (
 KEEP_HELP = "Omit to keep the saved value."
 
 
-def money(**kwargs) -> serializers.DecimalField:
-    return serializers.DecimalField(
+def money(**kwargs) -> DecimalField:
+    return DecimalField(
         max_digits=18, decimal_places=2, coerce_to_string=True, read_only=True, **kwargs
     )
 
 
-def fte(**kwargs) -> serializers.DecimalField:
-    return serializers.DecimalField(
+def fte(**kwargs) -> DecimalField:
+    return DecimalField(
         max_digits=7, decimal_places=2, coerce_to_string=True, read_only=True, **kwargs
     )
 
 
-def percent(**kwargs) -> serializers.DecimalField:
-    return serializers.DecimalField(
+def percent(**kwargs) -> DecimalField:
+    return DecimalField(
         max_digits=4, decimal_places=1, coerce_to_string=True, read_only=True, **kwargs
     )
 
@@ -176,7 +176,7 @@ class RowWriteSerializer(serializers.Serializer):
     note = serializers.CharField(
         required=False, allow_blank=True, max_length=500, help_text=KEEP_HELP
     )
-    internal_fte = serializers.DecimalField(
+    internal_fte = DecimalField(
         max_digits=5, decimal_places=2, required=False, help_text="0 to 50. " + KEEP_HELP
     )
     version = VersionField()
@@ -204,7 +204,7 @@ class CostSettingsWriteSerializer(serializers.Serializer):
     currency = serializers.CharField(
         required=False, max_length=3, help_text="Three letters, e.g. CNY. " + KEEP_HELP
     )
-    fte_cost_per_year = serializers.DecimalField(
+    fte_cost_per_year = DecimalField(
         max_digits=16, decimal_places=2, required=False, help_text=KEEP_HELP
     )
     version = VersionField()
@@ -235,8 +235,8 @@ class CostInputSerializer(serializers.ModelSerializer):
         return data.pk is None
 
 
-def _amount(max_digits=16, decimal_places=2, **kwargs) -> serializers.DecimalField:
-    return serializers.DecimalField(
+def _amount(max_digits=16, decimal_places=2, **kwargs) -> DecimalField:
+    return DecimalField(
         max_digits=max_digits, decimal_places=decimal_places, required=False, **kwargs
     )
 
@@ -258,7 +258,7 @@ class WhatIfSerializer(serializers.Serializer):
     """Drivers to try without saving: each replaces the saved value for every candidate."""
 
     gpu_count = serializers.IntegerField(min_value=0, required=False)
-    utilisation = serializers.DecimalField(
+    utilisation = DecimalField(
         max_digits=4,
         decimal_places=3,
         min_value=0,
@@ -266,7 +266,7 @@ class WhatIfSerializer(serializers.Serializer):
         required=False,
         coerce_to_string=True,
     )
-    fte_cost_per_year = serializers.DecimalField(
+    fte_cost_per_year = DecimalField(
         max_digits=16, decimal_places=2, min_value=0, required=False, coerce_to_string=True
     )
 

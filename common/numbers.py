@@ -1,0 +1,36 @@
+"""Numbers typed by people are read in one place: plain ASCII decimals only ("12", "-0.5",
+"3.25"). Python's Decimal also takes "NaN", "Infinity", "1e3", "1_000" and other scripts'
+digits ("١٢٣"); none of those is what a person typing a weight or an FTE means, so they are
+refused with a message instead of being stored or crashing a comparison."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+PLAIN_DECIMAL = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
+
+
+def parse_decimal(value) -> Decimal:
+    """A finite Decimal from an int, a Decimal or a plain decimal string; ValidationError
+    (code "invalid") otherwise."""
+    if isinstance(value, bool):
+        raise ValidationError(_("Enter a number."), code="invalid")
+    if isinstance(value, Decimal | int):
+        number = Decimal(value)
+    elif isinstance(value, float):
+        number = Decimal(str(value))
+    else:
+        text = str(value).strip()
+        if not (text.isascii() and PLAIN_DECIMAL.fullmatch(text)):
+            raise ValidationError(
+                _("Enter a plain number such as 12 or 0.5 (digits 0–9 and one point)."),
+                code="invalid",
+            )
+        number = Decimal(text)
+    if not number.is_finite():
+        raise ValidationError(_("Enter a finite number."), code="invalid")
+    return number
