@@ -27,6 +27,25 @@ def _sheet_title(name: str, used: set[str]) -> str:
     return title
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def append_values(ws, values) -> None:
+    """Append a row in which every string is text typed by someone (case titles, criteria,
+    names): it is stored as a text cell, never as a formula, and one that a spreadsheet would
+    read as a formula when edited is marked quote-prefixed as well. Only the formulas this
+    export writes itself (see below, through ws.cell) are formulas."""
+    ws.append([None if isinstance(v, str) else v for v in values])
+    row = ws.max_row
+    for col, value in enumerate(values, start=1):
+        if isinstance(value, str):
+            cell = ws.cell(row, col)
+            # Assigning `cell.value` would make "=..." a formula: store it typed as text.
+            cell._value, cell.data_type = value, "s"
+            if value.startswith(FORMULA_STARTS):
+                cell.quotePrefix = True
+
+
 def scorecard_workbook(card: Scorecard) -> bytes:
     wb = Workbook()
     summary = wb.active
@@ -36,16 +55,18 @@ def scorecard_workbook(card: Scorecard) -> bytes:
     group_refs = []  # (group name, weight cell, {candidate index: group score cell})
     for block in card.groups:
         ws = wb.create_sheet(_sheet_title(block.plan_group.group.name, used))
-        ws.append(
+        append_values(
+            ws,
             [_("Case"), _("Acceptance criteria"), _("Weight")]
-            + [c.solution.name for c in candidates]
+            + [c.solution.name for c in candidates],
         )
         for cell in ws[1]:
             cell.font, cell.fill = HEADER, FILL
         first = 2
         for row in block.rows:
             case = row.case
-            ws.append(
+            append_values(
+                ws,
                 [
                     case.shown_title,
                     case.shown_acceptance,
@@ -54,7 +75,7 @@ def scorecard_workbook(card: Scorecard) -> bytes:
                 + [
                     float(c.value) if c.value is not None and c.can_see_others else None
                     for c in row.cells
-                ]
+                ],
             )
         last = ws.max_row
         ws.append([])
@@ -80,11 +101,13 @@ def scorecard_workbook(card: Scorecard) -> bytes:
             for cell in row:
                 cell.alignment = Alignment(wrap_text=True, vertical="top")
         group_refs.append((block.plan_group.group.name, float(block.plan_group.weight), refs))
-    summary.append([_("Group"), _("Group weight")] + [c.solution.name for c in candidates])
+    append_values(summary, [_("Group"), _("Group weight")] + [c.solution.name for c in candidates])
     for cell in summary[1]:
         cell.font, cell.fill = HEADER, FILL
     for name, weight, refs in group_refs:
-        summary.append([name, weight] + [f"={refs[i]}" for i in range(len(candidates))])
+        append_values(summary, [name, weight])
+        for i in range(len(candidates)):  # our own formulas: references to the group sheets
+            summary.cell(summary.max_row, 3 + i, f"={refs[i]}")
     first, last = 2, summary.max_row
     summary.append([])
     total_row = summary.max_row + 1

@@ -195,3 +195,20 @@ def test_a_weight_saves_on_change_and_answers_its_own_form(client, evaluation, o
     assert stale.status_code == 409 and "saved by" in stale.content.decode()
     case.refresh_from_db()
     assert case.weight == 4.5
+
+
+def test_typed_text_never_becomes_a_formula_in_the_workbook(client, evaluation, owner, plan):
+    from poc.models import TestGroup
+
+    group = TestGroup.objects.order_by("order").first()
+    evil = '=HYPERLINK("http://attacker.example/","Click")'
+    services.plan_case_add_custom(
+        user=owner, evaluation=evaluation, group=group, title=evil, acceptance="+1+1"
+    )
+    client.force_login(owner)
+    book = load_workbook(BytesIO(client.get(url("export", evaluation)).content))
+    cells = [c for ws in book.worksheets for row in ws.iter_rows() for c in row]
+    typed = [c for c in cells if c.value in (evil, "+1+1")]
+    assert len(typed) == 2 and all(c.data_type == "s" and c.quotePrefix for c in typed)
+    ours = [c for c in cells if c.data_type == "f"]
+    assert ours and all("SUMPRODUCT" in c.value or "!$" in c.value for c in ours)
