@@ -79,6 +79,17 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'shortlist.sqlite3'}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = True
+# The embedded default serves several people at once: write-ahead logging lets readers go on
+# while one request writes, a write transaction takes its lock when it starts (IMMEDIATE) so
+# two requests never deadlock upgrading a read lock, and a busy database is waited for (20 s)
+# instead of answering "database is locked".
+SQLITE_OPTIONS = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
