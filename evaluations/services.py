@@ -54,6 +54,22 @@ EVALUATION_FIELDS = (
 )
 
 
+def _require_members_open(user, evaluation: Evaluation) -> None:
+    """Members change only while the evaluation is open: the people a sealed decision names as
+    its members (and whom its approvals and report went to) stay as they were."""
+    _require(user, "evaluations.manage_members", evaluation)
+    saved = Evaluation.objects.select_for_update().values_list("status", flat=True)
+    evaluation.status = saved.get(pk=evaluation.pk)
+    if evaluation.is_sealed:
+        raise Conflict(
+            _(
+                "This evaluation is %(status)s and sealed: its members cannot change until its "
+                "owner reopens it with a reason."
+            )
+            % {"status": evaluation.get_status_display()}
+        )
+
+
 def _require(user, perm: str, evaluation: Evaluation) -> None:
     if not user.has_perm(perm, evaluation):
         editing = perm == "evaluations.change_evaluation"
@@ -162,7 +178,7 @@ def evaluation_update(
 
 @transaction.atomic
 def member_add(*, user, evaluation: Evaluation, member: User, role: str) -> Membership:
-    _require(user, "evaluations.manage_members", evaluation)
+    _require_members_open(user, evaluation)
     if role not in MemberRole.values:
         raise ValidationError({"role": _("Unknown role '%(role)s'.") % {"role": role}})
     if not member.is_active:
@@ -190,7 +206,7 @@ def _ensure_an_owner_remains(evaluation: Evaluation, leaving: Membership) -> Non
 @transaction.atomic
 def member_change_role(*, user, membership: Membership, role: str) -> Membership:
     evaluation = membership.evaluation
-    _require(user, "evaluations.manage_members", evaluation)
+    _require_members_open(user, evaluation)
     if role not in MemberRole.values:
         raise ValidationError({"role": _("Unknown role '%(role)s'.") % {"role": role}})
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
@@ -204,7 +220,7 @@ def member_change_role(*, user, membership: Membership, role: str) -> Membership
 @transaction.atomic
 def member_remove(*, user, membership: Membership) -> None:
     evaluation = membership.evaluation
-    _require(user, "evaluations.manage_members", evaluation)
+    _require_members_open(user, evaluation)
     _ensure_an_owner_remains(evaluation, membership)
     membership._history_user = user
     membership.delete()

@@ -290,3 +290,18 @@ def test_constraints_pre_answer_the_context_question_that_asks_the_same(owner):
         user=owner, evaluation=later, expected_version=later.version, compliance_required=True
     )
     assert private_answer(later).value == "yes"
+
+
+def test_a_sealed_evaluation_keeps_its_members(owner, people):
+    from tests.factories import make_everything
+
+    sealed = make_everything(owner, people, sealed=True)
+    outsider = people["outsider"]
+    membership = sealed.memberships.get(user=people[MemberRole.VIEWER])
+    with pytest.raises(Conflict, match="members cannot change"):
+        services.member_add(user=owner, evaluation=sealed, member=outsider, role="viewer")
+    with pytest.raises(Conflict):
+        services.member_change_role(user=owner, membership=membership, role="editor")
+    with pytest.raises(Conflict):
+        services.member_remove(user=owner, membership=membership)
+    assert sealed.memberships.count() == 4
