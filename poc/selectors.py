@@ -13,9 +13,7 @@ from decimal import Decimal
 
 from django.db.models import Count, Exists, OuterRef, Prefetch
 from django.http import Http404
-from django.utils.translation import gettext as _
 
-from common.exceptions import Forbidden
 from evaluations.models import Candidate, CandidateStatus, Evaluation
 
 from . import scoring
@@ -214,7 +212,8 @@ def evidence_for_download(evaluation: Evaluation, user, evidence_id) -> Evidence
     """An evidence file `user` may download, for pages and API alike.
 
     Blind scoring covers evidence too: my own files, or files behind a score the scorecard shows
-    me. A submitted score hidden from me is Forbidden; drafts and anything else are 404."""
+    me. Everything else is 404 alike, a submitted score hidden from me as much as someone's
+    draft, so the answer never tells whether a file (or a score) exists."""
     evidence = (
         Evidence.objects.select_related("score")
         .filter(pk=evidence_id, score__case__evaluation=evaluation)
@@ -233,10 +232,8 @@ def evidence_for_download(evaluation: Evaluation, user, evidence_id) -> Evidence
         ),
         None,
     )
-    if cell is None or not score.submitted:
-        raise Http404  # someone else's draft, or a cell no longer on the scorecard
-    if score.pk not in {other.pk for other in cell.visible}:
-        raise Forbidden(_("Submit your own score for this cell first."))
+    if cell is None or score.pk not in {other.pk for other in cell.visible}:
+        raise Http404  # a draft, a score hidden by blind scoring, or a cell no longer shown
     return evidence
 
 

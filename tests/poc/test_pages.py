@@ -166,8 +166,8 @@ def test_evidence_download_respects_membership_and_blindness(client, evaluation,
         "attachment" in response["Content-Disposition"]
         and response["X-Content-Type-Options"] == "nosniff"
     )
-    client.force_login(editor)  # has not scored this cell yet: blind
-    assert client.get(download).status_code == 403
+    client.force_login(editor)  # has not scored this cell yet: blind, and told nothing more
+    assert client.get(download).status_code == 404
     client.force_login(people[MemberRole.VIEWER])
     assert client.get(download).status_code == 200
     client.force_login(people["outsider"])
