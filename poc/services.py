@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import mimetypes
+import unicodedata
 import uuid
 from decimal import Decimal
 from pathlib import Path
@@ -414,9 +416,56 @@ def _clean_name(name: str) -> str:
         raise ValidationError(
             {"file": _("The file name may not contain a path; rename it and upload again.")}
         )
-    if any(ord(ch) < 32 for ch in name):
-        raise ValidationError({"file": _("The file name contains control characters.")})
+    # Control and format characters (bidi overrides such as U+202E turn "gpj.exe" into
+    # "exe.jpg" on screen, zero-width ones hide text) have no place in a file name.
+    if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in name):
+        raise ValidationError(
+            {"file": _("The file name contains control or direction characters; rename it.")}
+        )
     return name[:200]
+
+
+# What each accepted type's content starts with. Text types must be UTF-8 text and not markup
+# a browser would render (HTML, SVG, XML), whatever the name says.
+MAGIC = {
+    "application/pdf": (b"%PDF-",),
+    "image/png": (b"\x89PNG\r\n\x1a\n",),
+    "image/jpeg": (b"\xff\xd8\xff",),
+    "application/zip": (b"PK\x03\x04", b"PK\x05\x06"),
+}
+MARKUP = (b"<!doctype", b"<html", b"<svg", b"<?xml", b"<script", b"<body", b"<head", b"<iframe")
+
+
+def content_matches(content_type: str, content: bytes) -> bool:
+    """Whether the bytes are what `content_type` (guessed from the name) says they are."""
+    if content_type in MAGIC:
+        return content.startswith(MAGIC[content_type])
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return False
+    if text.lstrip()[:64].lower().encode().startswith(MARKUP):
+        return False
+    if content_type == "application/json":
+        try:
+            json.loads(text)
+        except ValueError:
+            return False
+    return True
+
+
+def too_large_message(size: int) -> str:
+    return _("The file is %(size)s bytes; the limit is %(max)s.") % {
+        "size": size,
+        "max": settings.EVIDENCE_MAX_BYTES,
+    }
+
+
+def upload_refusal(request) -> str | None:
+    """Why the request's file is missing, when the upload was stopped at the size limit
+    (common.uploads.SizeLimitUploadHandler); None otherwise."""
+    size = getattr(request, "upload_too_large", None)
+    return too_large_message(size) + " " + _("Only the first part was read.") if size else None
 
 
 @transaction.atomic
@@ -427,12 +476,7 @@ def evidence_add(*, user, score: Score, upload) -> Evidence:
         raise Forbidden(_("You can attach evidence to your own scores only."))
     name = _clean_name(upload.name)
     if upload.size > settings.EVIDENCE_MAX_BYTES:
-        raise ValidationError(
-            {
-                "file": _("The file is %(size)s bytes; the limit is %(max)s.")
-                % {"size": upload.size, "max": settings.EVIDENCE_MAX_BYTES}
-            }
-        )
+        raise ValidationError({"file": too_large_message(upload.size)})
     guessed = mimetypes.guess_type(name)[0] or ""
     if guessed not in EVIDENCE_TYPES:
         raise ValidationError(
@@ -446,6 +490,16 @@ def evidence_add(*, user, score: Score, upload) -> Evidence:
     for chunk in upload.chunks():
         digest.update(chunk)
         chunks.append(chunk)
+    if not content_matches(guessed, b"".join(chunks)):
+        raise ValidationError(
+            {
+                "file": _(
+                    "The content of this file is not a %(type)s file, whatever its name says; "
+                    "upload the real file."
+                )
+                % {"type": EVIDENCE_TYPES[guessed]}
+            }
+        )
     # A random stored name: the original is kept only as data, never as a path.
     stored = f"{uuid.uuid4().hex}{EVIDENCE_TYPES[guessed]}"
     evidence = Evidence(

@@ -304,7 +304,8 @@ class EvidenceView(CellMixin, EvaluationMixin, PageAction, View):
         )
 
     def refuse(self, form, status, error=None, **extra):
-        messages.error(self.request, error or form_error_text(form))
+        error = services.upload_refusal(self.request) or error or form_error_text(form)
+        messages.error(self.request, error)
         return redirect(self.success_url())
 
     def success_url(self):

@@ -120,6 +120,11 @@ MODELTRANSLATION_FALLBACK_LANGUAGES = ("en", "zh-hans")
 # Uploaded evidence. Never served as public media: a members-only view streams each file.
 MEDIA_ROOT = env("DJANGO_MEDIA_ROOT", default=str(VAR_DIR / "media"))
 EVIDENCE_MAX_BYTES = env.int("EVIDENCE_MAX_BYTES", default=20 * 1024 * 1024)
+FILE_UPLOAD_HANDLERS = [
+    "common.uploads.SizeLimitUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

@@ -232,6 +232,9 @@ class EvidenceUploadView(CellBaseView):
     )
     def post(self, request, evaluation_pk, case_pk, candidate_pk):
         case, candidate = self.get_case_and_candidate()
+        _body = request.data  # parse first: the size limit may have stopped the upload
+        if refusal := services.upload_refusal(request):
+            raise ValidationError({"file": refusal})
         values = self.parse(s.EvidenceUploadSerializer)
         upload = values["file"]
         if "name" in values:

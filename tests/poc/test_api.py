@@ -23,7 +23,7 @@ from evaluations.services import candidate_add
 from poc import services
 from poc.models import Consensus, Evidence, PlanCase, PlanGroup, Score, TestCase, TestGroup
 from tests.conftest import make_user
-from tests.factories import SolutionFactory, add_candidates, add_member, make_evaluation
+from tests.factories import SolutionFactory, add_candidates, add_member, make_evaluation, unused_pk
 
 pytestmark = pytest.mark.django_db
 
@@ -551,7 +551,40 @@ def test_evidence_is_checked_hashed_and_served_as_an_attachment(evaluation, poc)
         and "run-1.txt" in got["Content-Disposition"]
     )
     assert got["X-Content-Type-Options"] == "nosniff"
-    assert download(r1, evaluation, 999999).status_code == 404
+    assert download(r1, evaluation, unused_pk(Evidence)).status_code == 404
+
+
+@override_settings(EVIDENCE_MAX_BYTES=2000)
+def test_evidence_content_and_names_are_what_they_claim(evaluation, poc):
+    case, slurm, r1 = poc["case"], poc["slurm"], poc["r1"]
+    put_score(r1, evaluation, case, slurm, score="3")
+    disguised = [
+        ("chart.png", b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        ("notes.txt", b"  <!DOCTYPE html><html><script>alert(1)</script></html>"),
+        ("photo.jpg", b"GIF89a"),
+        ("data.json", b"{not json"),
+        ("report.pdf", b"%PD"),
+        ("log.txt", b"\xff\xfe\x00binary"),
+    ]
+    for name, content in disguised:
+        refused = upload(r1, evaluation, case, slurm, name, content)
+        assert refused.status_code == 400 and "content" in refused.json()["file"][0], name
+    for name in ("gpj\u202eexe.txt", "zero\u200bwidth.txt", "tab\tname.txt"):
+        refused = upload(r1, evaluation, case, slurm, "fine.txt", b"ok", name=name)
+        assert refused.status_code == 400 and "characters" in refused.json()["file"][0], name
+    real = [
+        ("chart.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 8),
+        ("data.json", b'{"p99_ms": 41}'),
+        ("run.txt", "结果：全部通过".encode()),
+    ]
+    for name, content in real:
+        assert upload(r1, evaluation, case, slurm, name, content).status_code == 201, name
+    assert Evidence.objects.count() == 3
+
+    # A body far over the limit is not read to the end before the refusal.
+    huge = upload(r1, evaluation, case, slurm, "big.txt", b"x" * 500_000)
+    assert huge.status_code == 400 and "first part" in huge.json()["file"][0]
+    assert Evidence.objects.count() == 3
 
 
 def test_evidence_goes_on_my_own_score_only(evaluation, poc):
