@@ -4,18 +4,21 @@ errors and answer htmx (NetBox's generic edit view is the model), and /healthz."
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import formats
+from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
 from .exceptions import DomainError, Forbidden, StaleEdit
 from .forms import VERSION_MISSING, form_errors_from, version_missing
 from .health import broker_status, database_status
 from .history import last_saved
+from .roles import is_admin
 
 
 class HtmxTemplateMixin:
@@ -29,13 +32,26 @@ class HtmxTemplateMixin:
         return super().get_template_names()
 
 
+def may_read_health_details(request) -> bool:
+    """Signed-in admins, or a caller presenting HEALTHZ_TOKEN (Authorization: Bearer …)."""
+    token = settings.HEALTHZ_TOKEN
+    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    if token and given and constant_time_compare(given, token):
+        return True
+    user = getattr(request, "user", None)
+    return bool(user and user.is_authenticated and is_admin(user))
+
+
 def healthz(request):
-    """Database and broker status as JSON: 200 when both answer, 503 naming what failed."""
+    """200 when the database and the broker answer, 503 otherwise. Anyone learns only that;
+    which check failed and why (hosts, errors) is for admins and holders of HEALTHZ_TOKEN."""
     checks = {"database": database_status(connection), "broker": broker_status()}
     healthy = all(c["ok"] for c in checks.values())
-    body = {"status": "ok" if healthy else "unavailable", "checks": checks}
-    if not healthy:
-        body["failing"] = [name for name, c in checks.items() if not c["ok"]]
+    body = {"status": "ok" if healthy else "unavailable"}
+    if may_read_health_details(request):
+        body["checks"] = checks
+        if not healthy:
+            body["failing"] = [name for name, c in checks.items() if not c["ok"]]
     return JsonResponse(body, status=200 if healthy else 503)
 
 

@@ -119,6 +119,8 @@ MODELTRANSLATION_FALLBACK_LANGUAGES = ("en", "zh-hans")
 
 # Uploaded evidence. Never served as public media: a members-only view streams each file.
 MEDIA_ROOT = env("DJANGO_MEDIA_ROOT", default=str(VAR_DIR / "media"))
+# /healthz tells anyone healthy or not; the details need a signed-in admin or this token.
+HEALTHZ_TOKEN = env("HEALTHZ_TOKEN", default="")
 EVIDENCE_MAX_BYTES = env.int("EVIDENCE_MAX_BYTES", default=20 * 1024 * 1024)
 FILE_UPLOAD_HANDLERS = [
     "common.uploads.SizeLimitUploadHandler",

@@ -7,6 +7,37 @@ from common import views
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def token(settings):
+    """The checks below read the details, as a monitoring system holding the token does."""
+    settings.HEALTHZ_TOKEN = "probe-token-1"
+    return settings.HEALTHZ_TOKEN
+
+
+@pytest.fixture
+def client(client, token):
+    client.defaults["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+    return client
+
+
+def test_anyone_learns_only_healthy_or_not(settings):
+    from django.test import Client
+
+    from tests.conftest import make_user
+
+    with override_settings(REDIS_URL="redis://127.0.0.1:1/0"):
+        for headers in ({}, {"HTTP_AUTHORIZATION": "Bearer wrong"}):
+            anonymous = Client().get("/healthz", **headers)
+            assert anonymous.status_code == 503
+            assert anonymous.json() == {"status": "unavailable"}
+        signed_in = Client()
+        signed_in.force_login(make_user("tech_lead"))
+        assert signed_in.get("/healthz").json() == {"status": "unavailable"}
+        admin = Client()
+        admin.force_login(make_user("admin"))
+        assert admin.get("/healthz").json()["failing"] == ["broker"]
+
+
 def test_healthy(client, redis_url):
     with override_settings(REDIS_URL=redis_url):
         response = client.get("/healthz")
