@@ -43,10 +43,15 @@ def exception_handler(exc, context):
     else:
         if isinstance(exc, PermissionDenied):
             exc = exceptions.PermissionDenied()
-        if atomic:
+        # A refused sign-in wrote nothing of the view's, but django-axes has recorded the failed
+        # attempt in this request's transaction: keep it, or guessing over HTTP Basic would
+        # never lock. Other errors roll back what the request wrote, as DRF does.
+        signing_in = isinstance(exc, exceptions.AuthenticationFailed)
+        if atomic and not signing_in:
             return drf_exception_handler(exc, context)
         # DRF marks the innermost atomic block for rollback. A non-atomic view has no block of
-        # its own (its services' blocks have already unwound), so leave any outer one alone.
+        # its own (its services' blocks have already unwound), so leave any outer one alone;
+        # nor does a refused sign-in roll back.
         before = {c.alias: c.needs_rollback for c in connections.all() if c.in_atomic_block}
         response = drf_exception_handler(exc, context)
         for alias, needs_rollback in before.items():

@@ -14,7 +14,7 @@ from evaluations.models import ContextAnswer, MemberRole
 from poc.models import Evidence, PlanCase, Score
 from responsibility.models import AreaRow, CostInput
 from tests.conftest import IN_CI
-from tests.factories import PASSWORD, make_everything
+from tests.factories import make_everything
 from tests.routes import walk
 
 pytestmark = pytest.mark.django_db
@@ -145,7 +145,7 @@ def test_of_parallel_page_saves_of_one_row_exactly_one_wins(seeded, owner, peopl
 
     def save(n):
         client = Client()
-        client.login(username=owner.username, password=PASSWORD)
+        client.force_login(owner)
         start.wait()
         data = {
             "ray_workloads-value": "yes",
