@@ -136,3 +136,26 @@ def test_evidence_upload_keeps_the_place_on_the_scorecard(
     assert page.evaluate("window.scrollY") > 300
     assert "Evidence attached" in page.locator(".messages").inner_text()
     assert not page.console_errors
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_plan_weights_save_on_change_and_refuse_negatives(
+    live_server, session, owner, everything, width
+):
+    page = session(owner, width=width)
+    page.goto(f"{live_server.url}/evaluations/{everything.pk}/poc/plan/")
+    case = everything.poc_cases.order_by("group__order", "order", "pk").first()
+    weight = page.locator(f"#weight-case_weight-{case.pk}")
+    weight.locator("input[name=weight]").fill("4.5")
+    weight.locator("input[name=weight]").press("Tab")
+    page.locator(f"#weight-case_weight-{case.pk} .saved").wait_for()
+    case.refresh_from_db()
+    assert case.weight == 4.5
+    field = page.locator(f"#weight-case_weight-{case.pk} input[name=weight]")
+    field.fill("-1")  # the browser refuses it (min 0) and says so
+    field.press("Tab")
+    page.locator(f"#weight-case_weight-{case.pk} [data-client-errors]").wait_for()
+    case.refresh_from_db()
+    assert case.weight == 4.5
+    no_overflow(page)
+    assert not page.console_errors
