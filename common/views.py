@@ -8,8 +8,9 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils import formats
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
@@ -30,6 +31,12 @@ class HtmxTemplateMixin:
         if self.partial_template_name and getattr(self.request, "htmx", False):
             return [self.partial_template_name]
         return super().get_template_names()
+
+
+def favicon(request):
+    """/favicon.ico, asked for by pages that name no icon: the app's own (resolved per request,
+    so a manifest storage need not be ready when the URLconf loads)."""
+    return HttpResponsePermanentRedirect(static("img/favicon.svg"))
 
 
 def may_read_health_details(request) -> bool:

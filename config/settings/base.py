@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "rules.apps.AutodiscoverRulesConfig",
     "simple_history",
     "axes",
+    "csp",
     "common",
     "catalog",
     "evaluations",
@@ -44,6 +45,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "common.middleware.RefuseNulMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -102,6 +104,26 @@ AUTHENTICATION_BACKENDS = [
     "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# Content-Security-Policy (django-csp) on every response: everything comes from the app itself,
+# no inline script anywhere (behaviour lives in static/js), no framing, no plugins. Inline
+# style *attributes* stay allowed: the report's column widths and the server-drawn SVG charts
+# use them, and they cannot run code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 # Password guessing (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username
 # from one address, sign-in is refused for AXES_COOLOFF_MINUTES, even with the right password.
 # Admins unlock early in Django admin (Access attempts) or with `manage.py axes_reset_username`.

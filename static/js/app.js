@@ -62,3 +62,24 @@ document.addEventListener("click", function (event) {
   params.append("language", form.querySelector("select[name=language]").value);
   link.href = link.pathname + "?" + params.toString();
 });
+
+// Behaviour that used to sit in inline handlers (a Content-Security-Policy forbids those):
+// data-submit-on-change submits its form, data-toggle-class toggles a class on the element named
+// by data-toggle-target, data-confirm asks before the click goes on.
+document.addEventListener("change", function (event) {
+  var el = event.target;
+  if (el.hasAttribute("data-submit-on-change")) {
+    el.form.submit();
+  }
+  if (el.hasAttribute("data-toggle-class")) {
+    var target = document.getElementById(el.getAttribute("data-toggle-target"));
+    if (target) target.classList.toggle(el.getAttribute("data-toggle-class"), el.checked);
+  }
+});
+
+document.addEventListener("click", function (event) {
+  var el = event.target.closest("[data-confirm]");
+  if (el && !window.confirm(el.getAttribute("data-confirm"))) {
+    event.preventDefault();
+  }
+});

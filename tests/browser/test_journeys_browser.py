@@ -160,3 +160,10 @@ def test_admin_edits_a_catalog_claim_and_bad_input_is_refused(live_server, sessi
     problems = page_problems(page, "journey-admin-1440-en-saved", axe=False)
     assert not page.console_errors
     assert not problems, "\n".join(problems)
+
+
+def test_the_api_docs_run_under_the_content_security_policy(live_server, session, seeded):
+    page = session(make_user(roles.TECH_LEAD, username="docs"))
+    page.goto(f"{live_server.url}/api/docs/")
+    page.locator(".swagger-ui .info").first.wait_for()  # Swagger UI started: its script ran
+    assert not page.console_errors  # a CSP violation would be logged here

@@ -136,3 +136,28 @@ def test_production_refuses_to_start_without_a_secret_key():
     assert "DJANGO_SECRET_KEY must be set" in result.stderr
     env["DJANGO_SECRET_KEY"] = "x" * 50
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env).returncode == 0
+
+
+def test_production_settings_pass_the_deployment_checks():
+    """`check --deploy` at WARNING level with production settings and a real secret: HTTPS
+    redirect, HSTS, secure cookies, no debug. A new setting that weakens them fails here."""
+    import os
+    import secrets
+    import subprocess
+    import sys
+
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.production",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout

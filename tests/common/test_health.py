@@ -89,3 +89,14 @@ def test_pages_load_htmx_without_the_debug_script_that_replaces_refusals(client,
     page = client.get("/").content.decode()
     assert "django_htmx/htmx-2.min.js" in page
     assert "django-htmx.js" not in page  # it would swap the whole page for a 400 in DEBUG
+
+
+def test_every_answer_carries_a_content_security_policy(client):
+    from tests.conftest import make_user
+
+    client.force_login(make_user("tech_lead"))
+    for path in ("/", "/catalog/", "/accounts/password/", "/api/docs/", "/healthz"):
+        policy = client.get(path)["Content-Security-Policy"]
+        directives = dict(d.strip().split(" ", 1) for d in policy.split(";") if d.strip())
+        assert directives["script-src"] == "'self'", path  # no inline script, no eval
+        assert directives["frame-ancestors"] == "'none'" and directives["object-src"] == "'none'"
