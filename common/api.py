@@ -2,10 +2,7 @@
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connections
-from django.utils.translation import gettext
 from rest_framework import exceptions, status
-from rest_framework.metadata import SimpleMetadata
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
@@ -62,27 +59,3 @@ def exception_handler(exc, context):
     if atomic:
         set_rollback()
     return response
-
-
-class Pagination(LimitOffsetPagination):
-    """Limit/offset pages with a ceiling: `limit` above MAX_LIMIT is cut to it, and a limit or
-    offset too large for the database (e.g. 10^20) is refused with 400, not passed on."""
-
-    max_limit = 200
-    max_offset = 2**31 - 1
-
-    def get_offset(self, request):
-        raw = request.query_params.get(self.offset_query_param, "")
-        if raw.isascii() and raw.isdigit() and int(raw) > self.max_offset:
-            raise exceptions.ValidationError(
-                {self.offset_query_param: gettext("The offset is too large.")}
-            )
-        return super().get_offset(request)
-
-
-class Metadata(SimpleMetadata):
-    """OPTIONS answers with the view's name and what it accepts, without building a serializer
-    for an object (several views have none to build from, and a non-member must learn nothing)."""
-
-    def determine_actions(self, request, view):
-        return {}

@@ -1,0 +1,32 @@
+"""The classes DRF settings name (DEFAULT_PAGINATION_CLASS, DEFAULT_METADATA_CLASS). They live
+apart from common.api, which imports rest_framework.views: that module reads these settings
+while it loads, so a class named there must not import it back."""
+
+from django.utils.translation import gettext
+from rest_framework import exceptions
+from rest_framework.metadata import SimpleMetadata
+from rest_framework.pagination import LimitOffsetPagination
+
+
+class Pagination(LimitOffsetPagination):
+    """Limit/offset pages with a ceiling: `limit` above MAX_LIMIT is cut to it, and a limit or
+    offset too large for the database (e.g. 10^20) is refused with 400, not passed on."""
+
+    max_limit = 200
+    max_offset = 2**31 - 1
+
+    def get_offset(self, request):
+        raw = request.query_params.get(self.offset_query_param, "")
+        if raw.isascii() and raw.isdigit() and int(raw) > self.max_offset:
+            raise exceptions.ValidationError(
+                {self.offset_query_param: gettext("The offset is too large.")}
+            )
+        return super().get_offset(request)
+
+
+class Metadata(SimpleMetadata):
+    """OPTIONS answers with the view's name and what it accepts, without building a serializer
+    for an object (several views have none to build from, and a non-member must learn nothing)."""
+
+    def determine_actions(self, request, view):
+        return {}
