@@ -69,7 +69,7 @@ def test_ticks_survive_a_filter_change_and_then_compare(seeded, live_server, pag
 
     # Back to every scenario: both are in the table again, still ticked, nothing else is.
     page.select_option("select[name=scenario]", "")
-    page.wait_for_function("!location.search.includes('scenario=inference')")
+    page.wait_for_function("() => !location.search.includes('scenario=inference')")
     page.wait_for_selector("[data-testid=solution-table] #pick-slurm")
     assert page.is_checked("#pick-slurm") and page.is_checked("#pick-kuberay")
     assert page.locator("input[name=s]:checked").count() == 2
