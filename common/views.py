@@ -16,7 +16,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
 from .exceptions import DomainError, Forbidden, StaleEdit
-from .forms import VERSION_MISSING, form_errors_from, version_missing
+from .forms import VERSION_MISSING, form_error_text, form_errors_from, version_missing
 from .health import broker_status, database_status
 from .history import last_saved
 from .roles import is_admin
@@ -91,6 +91,9 @@ class PageAction:
     """
 
     form_class: type[forms.BaseForm] | None = None
+    # True where a refused form's errors show as one message: the form is a row's button or a
+    # set of hidden fields, with no place of its own for field errors.
+    errors_as_message = False
     template_name: str = ""
     partial_template_name: str | None = None
     success_message: str | None = None
@@ -151,6 +154,8 @@ class PageAction:
         return self.success(result)
 
     def refuse(self, form, status: int, error: str | None = None, **extra) -> HttpResponse:
+        if error is None and self.errors_as_message and form.errors:
+            error = form_error_text(form)
         return self.answer(self.context(form, error=error, **extra), status)
 
     def answer(self, context: dict, status: int = 200) -> HttpResponse:

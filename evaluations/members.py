@@ -8,7 +8,6 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.views import View
 
-from common.forms import form_error_text
 from common.views import ActionRouter, PageAction
 
 from . import services
@@ -21,10 +20,9 @@ class MembersPage(EvaluationMixin, PageAction):
     tab = "members"
     template_name = "evaluations/members.html"
     success_message = gettext_lazy("Members updated.")
+    errors_as_message = True
 
     def context(self, form=None, error=None, **extra):
-        if error is None and form is not None and form.errors and not extra.get("add_form"):
-            error = form_error_text(form)
         members = self.evaluation.memberships.select_related("user").order_by(
             "role", "user__username"
         )
@@ -42,6 +40,7 @@ class MembersPage(EvaluationMixin, PageAction):
 
 class MemberAddView(MembersPage, View):
     form_class = MemberAddForm
+    errors_as_message = False  # the add form shows its errors next to its fields
 
     def context(self, form=None, error=None, **extra):
         return super().context(form, error, add_form=form, **extra)

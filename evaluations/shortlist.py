@@ -8,7 +8,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import View
 
-from common.forms import form_error_text
 from common.views import ActionRouter, PageAction
 
 from . import services
@@ -28,10 +27,9 @@ class ShortlistPage(EvaluationMixin, PageAction):
     tab = "shortlist"
     template_name = "evaluations/shortlist.html"
     success_message = gettext_lazy("Saved.")
+    errors_as_message = True
 
     def context(self, form=None, error=None, **extra):
-        if error is None and form is not None and form.errors and not extra.get("add_form"):
-            error = form_error_text(form)
         extra.setdefault("add_form", AddCandidateForm(evaluation=self.evaluation))
         return {"suggestions": shortlist_suggest(self.evaluation), "error": error, **extra}
 
@@ -57,6 +55,7 @@ class CandidatesAcceptView(ShortlistPage, View):
 
 class CandidateAddView(ShortlistPage, View):
     form_class = AddCandidateForm
+    errors_as_message = False  # the add form shows its errors next to its fields
     success_message = gettext_lazy("Candidate added.")
 
     def form_kwargs(self):

@@ -14,7 +14,6 @@ from django.utils.translation import gettext_lazy
 from django.views import View
 from django.views.generic import TemplateView
 
-from common.forms import form_error_text
 from common.views import PageAction
 
 from . import services
@@ -100,6 +99,7 @@ class EvaluationDetailView(EvaluationMixin, PageAction, View):
     tab = "overview"
     template_name = "evaluations/evaluation_detail.html"
     form_class = TransitionForm
+    errors_as_message = True
     success_message = gettext_lazy("Status changed.")
 
     def context(self, form, error=None, domain_error=None, **extra):
@@ -107,7 +107,7 @@ class EvaluationDetailView(EvaluationMixin, PageAction, View):
         return {
             "targets": [Status(t) for t in targets],
             "sealed": self.evaluation.is_sealed,
-            "error": error or (form_error_text(form) if form.errors else None),
+            "error": error,
             "gate_missing": [
                 (item, self.gate_link(item)) for item in getattr(domain_error, "missing", ())
             ],

@@ -44,10 +44,9 @@ class PlanPage(EvaluationMixin, PageAction):
     tab = "poc"
     template_name = "poc/plan.html"
     success_message = gettext_lazy("Plan updated.")
+    errors_as_message = True
 
     def context(self, form=None, error=None, **extra):
-        if error is None and form is not None and form.errors and not extra:
-            error = form_error_text(form)
         e = self.evaluation
         extra.setdefault("custom_form", CustomCaseForm())
         extra.setdefault("library_form", LibraryCaseForm(evaluation=e))
@@ -74,6 +73,7 @@ class PlanInitView(PlanPage, View):
 
 class PlanLibraryCaseView(PlanPage, View):
     form_class = LibraryCaseForm
+    errors_as_message = False  # shown next to the field
 
     def form_kwargs(self):
         return {"evaluation": self.evaluation}
@@ -89,6 +89,7 @@ class PlanLibraryCaseView(PlanPage, View):
 
 class PlanCustomCaseView(PlanPage, View):
     form_class = CustomCaseForm
+    errors_as_message = False  # shown next to the fields
 
     def context(self, form=None, error=None, **extra):
         return super().context(form, error, custom_form=form, **extra)
@@ -116,8 +117,6 @@ class PlanWeightView(PlanPage, View):
 
     def context(self, form=None, error=None, **extra):
         if getattr(self.request, "htmx", False):
-            if error is None and form is not None and form.errors:
-                error = form_error_text(form)
             return {"row": self.weighted(), "action": self.action, "error": error, **extra}
         return super().context(form, error, **extra)
 
@@ -236,6 +235,7 @@ class CellView(CellMixin, EvaluationMixin, PageAction, View):
 
     template_name = "poc/partials/cell.html"
     partial_template_name = "poc/partials/cell.html"
+    errors_as_message = True
 
     def get_form(self, data=None, files=None, **kwargs):
         consensus = data is not None and data.get("action") == "consensus"
@@ -247,8 +247,6 @@ class CellView(CellMixin, EvaluationMixin, PageAction, View):
         cell = next(
             c for c in card.cells() if c.case.pk == case.pk and c.candidate.pk == candidate.pk
         )
-        if error is None and form is not None and form.errors:
-            error = form_error_text(form)
         return {
             "cell": cell,
             "outcomes": Outcome.choices,

@@ -12,7 +12,6 @@ from django.utils.translation import gettext_lazy
 from django.views import View
 
 from common.charts import cumulative_cost_chart
-from common.forms import form_error_text
 from common.views import PageAction
 from evaluations.scoped import EvaluationMixin
 from evaluations.selectors import candidate_get
@@ -134,6 +133,7 @@ class MatrixRowSaveView(EvaluationMixin, PageAction, View):
 
     template_name = "responsibility/partials/matrix_row.html"
     partial_template_name = "responsibility/partials/matrix_row.html"
+    errors_as_message = True
 
     def get_form(self, data=None, files=None, **kwargs):
         return (MatrixCellForm if data is not None and "party" in data else MatrixRowForm)(data)
@@ -148,8 +148,6 @@ class MatrixRowSaveView(EvaluationMixin, PageAction, View):
     def context(self, form=None, error=None, **extra):
         candidate, parties, matrix = load_matrix(self.evaluation, self.kwargs["cid"])
         row = next(r for r in matrix.rows if r.area.pk == self.area.pk)
-        if error is None and form is not None and form.errors:
-            error = form_error_text(form)
         return {
             "candidate": candidate,
             "parties": parties,
