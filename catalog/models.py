@@ -10,6 +10,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from common.fields import LONG_TEXT, BoundedTextField
+
 slug_validator = RegexValidator(
     r"^[a-z0-9]+(?:-[a-z0-9]+)*$",
     _("Use lowercase letters, digits and single hyphens, e.g. 'gang-scheduling'."),
@@ -49,9 +51,13 @@ class SolutionType(OrderedModel):
 
     slug = models.SlugField(_("slug"), max_length=50, unique=True, validators=[slug_validator])
     name = models.CharField(_("name"), max_length=100)
-    fits = models.TextField(_("fits"), help_text=_("The situations this type suits."))
-    boundary = models.TextField(
-        _("boundary"), help_text=_("Who carries what, and where this type stops.")
+    fits = BoundedTextField(
+        _("fits"), max_length=LONG_TEXT, help_text=_("The situations this type suits.")
+    )
+    boundary = BoundedTextField(
+        _("boundary"),
+        max_length=LONG_TEXT,
+        help_text=_("Who carries what, and where this type stops."),
     )
 
     class Meta(OrderedModel.Meta):
@@ -67,7 +73,7 @@ class Scenario(OrderedModel):
 
     slug = models.SlugField(_("slug"), max_length=50, unique=True, validators=[slug_validator])
     name = models.CharField(_("name"), max_length=100)
-    description = models.TextField(_("description"))
+    description = BoundedTextField(_("description"), max_length=LONG_TEXT)
 
     class Meta(OrderedModel.Meta):
         verbose_name = _("scenario")
@@ -98,7 +104,7 @@ class Capability(OrderedModel):
     )
     slug = models.SlugField(_("slug"), max_length=60, unique=True, validators=[slug_validator])
     name = models.CharField(_("name"), max_length=120)
-    description = models.TextField(_("description"), blank=True)
+    description = BoundedTextField(_("description"), max_length=LONG_TEXT, blank=True)
 
     class Meta:
         ordering = ["group__order", "order", "pk"]
@@ -154,11 +160,16 @@ class Solution(models.Model):
         blank=True,
         help_text=_("Any of: %(modes)s") % {"modes": ", ".join(DeploymentMode.values)},
     )
-    summary = models.TextField(_("summary"))
-    focus_points = models.TextField(
-        _("selection focus points"), blank=True, help_text=_("One point per line.")
+    summary = BoundedTextField(_("summary"), max_length=LONG_TEXT)
+    focus_points = BoundedTextField(
+        _("selection focus points"),
+        max_length=LONG_TEXT,
+        blank=True,
+        help_text=_("One point per line."),
     )
-    limits = models.TextField(_("limits"), blank=True, help_text=_("One limit per line."))
+    limits = BoundedTextField(
+        _("limits"), max_length=LONG_TEXT, blank=True, help_text=_("One limit per line.")
+    )
     scenarios = models.ManyToManyField(
         Scenario, related_name="solutions", blank=True, verbose_name=_("fitting scenarios")
     )
@@ -214,7 +225,7 @@ class CapabilityClaim(models.Model):
         choices=SupportLevel.choices,
         default=SupportLevel.UNKNOWN,
     )
-    note = models.TextField(_("note"), blank=True)
+    note = BoundedTextField(_("note"), blank=True)
     sources = models.ManyToManyField(Source, blank=True, related_name="claims")
     as_of_version = models.CharField(_("as-of version"), max_length=100, blank=True)
     verified_in_poc = models.BooleanField(_("verified in a POC"), default=False)
@@ -251,7 +262,7 @@ class ShortlistRule(OrderedModel):
     solutions = models.ManyToManyField(
         Solution, related_name="shortlist_rules", verbose_name=_("suggested solutions")
     )
-    reason = models.TextField(_("reason"))
+    reason = BoundedTextField(_("reason"))
     is_active = models.BooleanField(_("active"), default=True)
 
     class Meta(OrderedModel.Meta):

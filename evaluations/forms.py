@@ -3,15 +3,20 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import Scenario, Solution
+from common.fields import text_limit
 from common.forms import VersionField
 
 from .models import (
     AnswerValue,
     Assessment,
+    Candidate,
     CandidateStatus,
+    Decision,
     Evaluation,
     MemberRole,
     Party,
+    QuestionAnswer,
+    StatusChange,
 )
 
 
@@ -55,6 +60,7 @@ class AddCandidateForm(forms.Form):
     )
     reason = forms.CharField(
         label=_("Why it belongs on the shortlist"),
+        max_length=text_limit(Candidate, "reason"),
         widget=forms.Textarea(attrs={"rows": 2}),
         error_messages={"required": _("Say why this solution belongs on the shortlist.")},
     )
@@ -71,6 +77,7 @@ class AddCandidateForm(forms.Form):
 class EliminateForm(forms.Form):
     reason = forms.CharField(
         label=_("Reason for elimination"),
+        max_length=text_limit(Candidate, "elimination_reason"),
         error_messages={"required": _("Give the reason for eliminating this candidate.")},
     )
     version = VersionField()
@@ -84,7 +91,10 @@ class AnswerForm(forms.Form):
     party = forms.ChoiceField(label=_("Who"), choices=[("", "—"), *Party.choices], required=False)
     assessment = forms.ChoiceField(label=_("Assessment"), choices=Assessment.choices)
     explanation = forms.CharField(
-        label=_("Explanation"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+        label=_("Explanation"),
+        required=False,
+        max_length=text_limit(QuestionAnswer, "explanation"),
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
     evidence_url = forms.URLField(
         label=_("Evidence link"), required=False, max_length=500, assume_scheme="https"
@@ -100,7 +110,10 @@ class DecisionForm(forms.Form):
         label=_("Chosen candidate(s)"),
     )
     rationale = forms.CharField(
-        label=_("Rationale"), required=False, widget=forms.Textarea(attrs={"rows": 4})
+        label=_("Rationale"),
+        required=False,
+        max_length=text_limit(Decision, "rationale"),
+        widget=forms.Textarea(attrs={"rows": 4}),
     )
     decided_on = forms.DateField(
         label=_("Decision date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
@@ -118,7 +131,11 @@ class DecisionForm(forms.Form):
 
 class TransitionForm(forms.Form):
     status = forms.ChoiceField(choices=[])
-    reason = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    reason = forms.CharField(
+        required=False,
+        max_length=text_limit(StatusChange, "reason"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
 
     def __init__(self, *args, **kwargs):
         from .models import Status

@@ -8,6 +8,7 @@ from simple_history.models import HistoricalRecords
 
 from catalog.models import Scenario, ShortlistRule, Solution
 from common.concurrency import VersionedModel
+from common.fields import LONG_TEXT, BoundedTextField
 from common.validators import key_validator
 
 
@@ -64,7 +65,7 @@ class Evaluation(VersionedModel):
             "across sources."
         ),
     )
-    notes = models.TextField(_("notes"), blank=True)
+    notes = BoundedTextField(_("notes"), max_length=LONG_TEXT, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
     )
@@ -138,7 +139,7 @@ class LibraryQuestion(models.Model):
     key = models.CharField(_("key"), max_length=60, unique=True, validators=[key_validator])
     order = models.PositiveSmallIntegerField(_("order"), default=0)
     text = models.CharField(_("question"), max_length=300)
-    help_text = models.TextField(_("help"), blank=True)
+    help_text = BoundedTextField(_("help"), blank=True)
     is_active = models.BooleanField(_("active"), default=True)
 
     class Meta:
@@ -226,10 +227,10 @@ class Candidate(VersionedModel):
     rules = models.ManyToManyField(
         ShortlistRule, blank=True, related_name="+", verbose_name=_("rules that suggested it")
     )
-    reason = models.TextField(
+    reason = BoundedTextField(
         _("reason for the shortlist"), blank=True, help_text=_("Why this candidate is on the list.")
     )
-    elimination_reason = models.TextField(_("reason for elimination"), blank=True)
+    elimination_reason = BoundedTextField(_("reason for elimination"), blank=True)
     eliminated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -292,7 +293,7 @@ class QuestionAnswer(VersionedModel):
     assessment = models.CharField(
         _("assessment"), max_length=10, choices=Assessment.choices, default=Assessment.UNKNOWN
     )
-    explanation = models.TextField(_("explanation"), blank=True)
+    explanation = BoundedTextField(_("explanation"), max_length=LONG_TEXT, blank=True)
     evidence_url = models.URLField(_("evidence link"), max_length=500, blank=True)
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
@@ -339,7 +340,7 @@ class Decision(VersionedModel):
     chosen = models.ManyToManyField(
         Candidate, related_name="+", blank=True, verbose_name=_("chosen candidates")
     )
-    rationale = models.TextField(_("rationale"), blank=True)
+    rationale = BoundedTextField(_("rationale"), max_length=LONG_TEXT, blank=True)
     decided_on = models.DateField(_("decision date"), null=True, blank=True)
     decided_by = models.CharField(
         _("decided by"), max_length=200, blank=True, help_text=_("A person or a committee.")
@@ -366,7 +367,7 @@ class StatusChange(models.Model):
     )
     from_status = models.CharField(_("from"), max_length=10, choices=Status.choices)
     to_status = models.CharField(_("to"), max_length=10, choices=Status.choices)
-    reason = models.TextField(_("reason"), blank=True)
+    reason = BoundedTextField(_("reason"), blank=True)
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )

@@ -95,8 +95,17 @@ def evaluation_require_editable(user, evaluation: Evaluation) -> None:
     _require(user, "evaluations.change_evaluation", evaluation)
 
 
-def _clean_text(value: str | None) -> str:
-    return (value or "").strip()
+def _clean_text(value: str | None, limit: tuple[type, str, str] | None = None) -> str:
+    """Trimmed text. With ``(model, field, key)``, checked against that model field's validators
+    (its maximum length), for text that is not saved through ``full_clean``; errors go to key."""
+    text = (value or "").strip()
+    if limit:
+        model, field, key = limit
+        try:
+            model._meta.get_field(field).run_validators(text)
+        except ValidationError as error:
+            raise ValidationError({key: error.messages}) from None
+    return text
 
 
 def _validate_scenarios(scenarios: Iterable[Scenario]) -> list[Scenario]:
@@ -330,7 +339,7 @@ def candidate_eliminate(
     *, user, candidate: Candidate, reason: str, expected_version: int | None
 ) -> Candidate:
     evaluation_require_editable(user, candidate.evaluation)
-    reason = _clean_text(reason)
+    reason = _clean_text(reason, (Candidate, "elimination_reason", "reason"))
     if not reason:
         raise ValidationError({"reason": _("Give the reason for eliminating this candidate.")})
     candidate = lock_and_check(Candidate, pk=candidate.pk, expected_version=expected_version)
@@ -516,7 +525,7 @@ def evaluation_transition(
             _("An evaluation cannot go from %(a)s to %(b)s. Allowed next: %(allowed)s.")
             % {"a": current.label, "b": target.label, "allowed": allowed}
         )
-    reason = _clean_text(reason)
+    reason = _clean_text(reason, (StatusChange, "reason", "reason"))
     reopening = evaluation.is_sealed and target not in (Status.DECIDED, Status.ARCHIVED)
     if reopening:
         _require(user, "evaluations.reopen_evaluation", evaluation)

@@ -1,9 +1,19 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from common.fields import text_limit
 from common.forms import DecimalField, VersionField
 
-from .models import Direction, Outcome, ScenarioProfile, TestCase, TestGroup
+from .models import (
+    Consensus,
+    Direction,
+    Outcome,
+    PlanCase,
+    ScenarioProfile,
+    Score,
+    TestCase,
+    TestGroup,
+)
 
 
 class ScoreForm(forms.Form):
@@ -15,7 +25,10 @@ class ScoreForm(forms.Form):
     measured_value = DecimalField(label=_("Measured"), required=False, decimal_places=4)
     outcome = forms.ChoiceField(label=_("Outcome"), choices=Outcome.choices, initial="not_run")
     notes = forms.CharField(
-        label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+        label=_("Notes"),
+        required=False,
+        max_length=text_limit(Score, "notes"),
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
     version = VersionField()
 
@@ -24,6 +37,7 @@ class ConsensusForm(forms.Form):
     score = DecimalField(label=_("Agreed score"), min_value=0, max_value=5, decimal_places=1)
     reason = forms.CharField(
         label=_("Reason"),
+        max_length=text_limit(Consensus, "reason"),
         widget=forms.Textarea(attrs={"rows": 2}),
         error_messages={"required": _("Say why this is the agreed score.")},
     )
@@ -32,12 +46,17 @@ class ConsensusForm(forms.Form):
 
 class CustomCaseForm(forms.Form):
     group = forms.ModelChoiceField(queryset=TestGroup.objects.all(), label=_("Group"))
-    title = forms.CharField(label=_("Title"), max_length=200)
+    title = forms.CharField(label=_("Title"), max_length=text_limit(PlanCase, "title"))
     steps = forms.CharField(
-        label=_("Steps"), required=False, widget=forms.Textarea(attrs={"rows": 3})
+        label=_("Steps"),
+        required=False,
+        max_length=text_limit(PlanCase, "steps"),
+        widget=forms.Textarea(attrs={"rows": 3}),
     )
     acceptance = forms.CharField(
-        label=_("Acceptance criteria"), widget=forms.Textarea(attrs={"rows": 2})
+        label=_("Acceptance criteria"),
+        max_length=text_limit(PlanCase, "acceptance"),
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
     weight = DecimalField(label=_("Weight"), min_value=0, initial=3, decimal_places=2)
     metric_name = forms.CharField(label=_("Metric"), required=False, max_length=200)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from common.concurrency import VersionedModel
+from common.fields import LONG_TEXT, BoundedTextField
 from common.validators import key_validator
 from evaluations.models import Candidate, Evaluation
 
@@ -36,7 +37,7 @@ class TestGroup(models.Model):
     __test__ = False  # not a pytest test class
     key = models.CharField(_("key"), max_length=40, unique=True, validators=[key_validator])
     name = models.CharField(_("name"), max_length=100)
-    description = models.TextField(_("description"), blank=True)
+    description = BoundedTextField(_("description"), max_length=LONG_TEXT, blank=True)
     default_weight = models.DecimalField(_("default weight"), default=Decimal("25"), **weight_field)
     happy_path = models.BooleanField(
         _("happy path"),
@@ -81,8 +82,8 @@ class TestCase(MetricFields):
     key = models.CharField(_("key"), max_length=60, unique=True, validators=[key_validator])
     group = models.ForeignKey(TestGroup, on_delete=models.PROTECT, related_name="cases")
     title = models.CharField(_("title"), max_length=200)
-    steps = models.TextField(_("steps"), blank=True)
-    acceptance = models.TextField(_("acceptance criteria"))
+    steps = BoundedTextField(_("steps"), max_length=LONG_TEXT, blank=True)
+    acceptance = BoundedTextField(_("acceptance criteria"), max_length=LONG_TEXT)
     default_weight = models.DecimalField(_("default weight"), default=Decimal("3"), **weight_field)
     sources = models.CharField(_("sources"), max_length=300, blank=True)
     order = models.PositiveSmallIntegerField(_("order"), default=0)
@@ -152,8 +153,8 @@ class PlanCase(MetricFields, VersionedModel):
         TestCase, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     title = models.CharField(_("title"), max_length=200)
-    steps = models.TextField(_("steps"), blank=True)
-    acceptance = models.TextField(_("acceptance criteria"))
+    steps = BoundedTextField(_("steps"), max_length=LONG_TEXT, blank=True)
+    acceptance = BoundedTextField(_("acceptance criteria"), max_length=LONG_TEXT)
     weight = models.DecimalField(_("weight"), **weight_field)
     order = models.PositiveSmallIntegerField(_("order"), default=0)
     history = HistoricalRecords()
@@ -220,7 +221,7 @@ class Score(VersionedModel):
     outcome = models.CharField(
         _("outcome"), max_length=8, choices=Outcome.choices, default=Outcome.NOT_RUN
     )
-    notes = models.TextField(_("notes"), blank=True)
+    notes = BoundedTextField(_("notes"), blank=True)
     submitted_at = models.DateTimeField(_("submitted"), null=True, blank=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     history = HistoricalRecords()
@@ -281,7 +282,7 @@ class Consensus(VersionedModel):
         decimal_places=1,
         validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("5"))],
     )
-    reason = models.TextField(_("reason"))
+    reason = BoundedTextField(_("reason"))
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )

@@ -3,9 +3,10 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from common.fields import text_limit
 from common.forms import DecimalField, VersionField, decimal_formfield
 
-from .models import CostInput, CostSettings, PartyKind
+from .models import AreaRow, CostInput, CostSettings, PartyKind
 
 
 class PartyForm(forms.Form):
@@ -74,7 +75,7 @@ class MatrixRowForm(forms.Form):
     """A row's note and internal effort (FTE)."""
 
     area = forms.SlugField()
-    note = forms.CharField(label=_("Note"), required=False, max_length=2000)
+    note = forms.CharField(label=_("Note"), required=False, max_length=text_limit(AreaRow, "note"))
     internal_fte = DecimalField(
         label=_("Internal FTE"),
         required=False,

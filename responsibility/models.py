@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from common.concurrency import VersionedModel
+from common.fields import LONG_TEXT, BoundedTextField
 from common.validators import key_validator
 from evaluations.models import Candidate, Evaluation
 
@@ -77,7 +78,7 @@ class Area(models.Model):
     group = models.ForeignKey(AreaGroup, on_delete=models.PROTECT, related_name="areas")
     key = models.CharField(_("key"), max_length=60, unique=True, validators=[key_validator])
     name = models.CharField(_("name"), max_length=150)
-    description = models.TextField(_("description"), blank=True)
+    description = BoundedTextField(_("description"), max_length=LONG_TEXT, blank=True)
     governance = models.BooleanField(
         _("governance area"),
         default=False,

@@ -12,6 +12,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from catalog.models import Scenario
+from common.fields import text_limit
 from common.http import VersionField
 
 from ..models import (
@@ -26,6 +27,7 @@ from ..models import (
     Party,
     QuestionAnswer,
     Status,
+    StatusChange,
 )
 from ..reminders import reminders_for
 from ..rules import member_role
@@ -139,8 +141,12 @@ class EvaluationSerializer(serializers.ModelSerializer):
 class EvaluationWriteSerializer(serializers.Serializer):
     """Create (POST) or change (PATCH) an evaluation; the service validates the values."""
 
-    title = serializers.CharField(allow_blank=True, trim_whitespace=False)
-    organisation = serializers.CharField(allow_blank=True, trim_whitespace=False)
+    title = serializers.CharField(
+        allow_blank=True, trim_whitespace=False, max_length=text_limit(Evaluation, "title")
+    )
+    organisation = serializers.CharField(
+        allow_blank=True, trim_whitespace=False, max_length=text_limit(Evaluation, "organisation")
+    )
     scenarios = serializers.SlugRelatedField(
         slug_field="slug",
         queryset=Scenario.objects.all(),
@@ -152,8 +158,15 @@ class EvaluationWriteSerializer(serializers.Serializer):
     compliance_required = serializers.BooleanField(required=False)
     localisation_required = serializers.BooleanField(required=False)
     plans_hybrid = serializers.BooleanField(required=False)
-    unified_view_owner = serializers.CharField(required=False, allow_blank=True)
-    notes = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
+    unified_view_owner = serializers.CharField(
+        required=False, allow_blank=True, max_length=text_limit(Evaluation, "unified_view_owner")
+    )
+    notes = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        max_length=text_limit(Evaluation, "notes"),
+    )
     version = VersionField()
 
     def to_internal_value(self, data):
@@ -170,6 +183,7 @@ class TransitionSerializer(serializers.Serializer):
         required=False,
         allow_blank=True,
         default="",
+        max_length=text_limit(StatusChange, "reason"),
         help_text="Required when reopening a decided or archived evaluation.",
     )
 
@@ -232,7 +246,9 @@ class ContextItemSerializer(serializers.Serializer):
 
 class ContextAnswerWriteSerializer(serializers.Serializer):
     value = serializers.ChoiceField(choices=AnswerValue.choices)
-    detail = serializers.CharField(required=False, allow_blank=True, default="")
+    detail = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=text_limit(ContextAnswer, "detail")
+    )
     version = VersionField()
 
 
@@ -304,11 +320,13 @@ class CandidateSerializer(serializers.ModelSerializer):
 
 class CandidateAddSerializer(serializers.Serializer):
     solution = serializers.SlugField(help_text="The catalog solution's slug.")
-    reason = serializers.CharField(allow_blank=True)
+    reason = serializers.CharField(allow_blank=True, max_length=text_limit(Candidate, "reason"))
 
 
 class EliminateSerializer(serializers.Serializer):
-    reason = serializers.CharField(allow_blank=True)
+    reason = serializers.CharField(
+        allow_blank=True, max_length=text_limit(Candidate, "elimination_reason")
+    )
     version = VersionField()
 
 
@@ -364,8 +382,18 @@ class AnswerWriteSerializer(serializers.Serializer):
         choices=Party.choices, allow_blank=True, required=False, default=""
     )
     assessment = serializers.ChoiceField(choices=Assessment.choices)
-    explanation = serializers.CharField(allow_blank=True, required=False, default="")
-    evidence_url = serializers.CharField(allow_blank=True, required=False, default="")
+    explanation = serializers.CharField(
+        allow_blank=True,
+        required=False,
+        default="",
+        max_length=text_limit(QuestionAnswer, "explanation"),
+    )
+    evidence_url = serializers.CharField(
+        allow_blank=True,
+        required=False,
+        default="",
+        max_length=text_limit(QuestionAnswer, "evidence_url"),
+    )
     version = VersionField()
 
 
@@ -421,9 +449,13 @@ class DecisionWriteSerializer(serializers.Serializer):
         default=list,
         help_text="Ids of this evaluation's candidates.",
     )
-    rationale = serializers.CharField(allow_blank=True, required=False, default="")
+    rationale = serializers.CharField(
+        allow_blank=True, required=False, default="", max_length=text_limit(Decision, "rationale")
+    )
     decided_on = serializers.DateField(allow_null=True, required=False, default=None)
-    decided_by = serializers.CharField(allow_blank=True, required=False, default="")
+    decided_by = serializers.CharField(
+        allow_blank=True, required=False, default="", max_length=text_limit(Decision, "decided_by")
+    )
     version = VersionField()
 
 

@@ -14,10 +14,20 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from common.fields import text_limit
 from common.http import DecimalField, VersionField
 from evaluations.api.serializers import SolutionBriefSerializer, UsernameField
 
-from ..models import Direction, Outcome, ScenarioProfile, TestCase, TestGroup
+from ..models import (
+    Consensus,
+    Direction,
+    Outcome,
+    PlanCase,
+    ScenarioProfile,
+    Score,
+    TestCase,
+    TestGroup,
+)
 
 # Schema texts are plain (the API documentation is English); messages a user sees are translated.
 TEXT_HELP = "For a case copied from the library: the library's text in the request language."
@@ -216,9 +226,15 @@ class PlanCaseAddSerializer(PlanWriteSerializer):
         required=False,
         help_text="An own case's group key.",
     )
-    title = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
-    acceptance = serializers.CharField(required=False, allow_blank=True, default="")
-    steps = serializers.CharField(required=False, allow_blank=True, default="")
+    title = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=text_limit(PlanCase, "title")
+    )
+    acceptance = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=text_limit(PlanCase, "acceptance")
+    )
+    steps = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=text_limit(PlanCase, "steps")
+    )
     weight = NumberField(max_digits=7, decimal_places=2, required=False, default=Decimal("3"))
     metric_name = serializers.CharField(
         required=False, allow_blank=True, default="", max_length=200
@@ -403,7 +419,9 @@ class ScoreWriteSerializer(serializers.Serializer):
     outcome = serializers.ChoiceField(
         choices=Outcome.choices, required=False, default=Outcome.NOT_RUN
     )
-    notes = serializers.CharField(required=False, allow_blank=True, default="")
+    notes = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=text_limit(Score, "notes")
+    )
     submit = serializers.BooleanField(
         required=False, default=False, help_text="Submit now; a submitted score is final."
     )
@@ -423,7 +441,11 @@ class ScoresSubmittedSerializer(serializers.Serializer):
 class ConsensusWriteSerializer(serializers.Serializer):
     score = NumberField(max_digits=4, decimal_places=1, help_text="0 to 5.")
     reason = serializers.CharField(
-        required=False, allow_blank=True, default="", help_text="Required: why this score."
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=text_limit(Consensus, "reason"),
+        help_text="Required: why this score.",
     )
     version = VersionField()
 

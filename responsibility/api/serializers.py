@@ -8,10 +8,11 @@ Decimal and travel as strings.
 
 from rest_framework import serializers
 
+from common.fields import text_limit
 from common.http import DecimalField, VersionField
 from evaluations.api.serializers import SolutionBriefSerializer
 
-from ..models import CostInput, CostSettings, Party, PartyKind
+from ..models import AreaRow, CostInput, CostSettings, Party, PartyKind
 
 # Schema texts are plain (the API documentation is English); messages a user sees are translated.
 LETTER_HELP = "R, A, C or I; an empty string clears the cell."
@@ -174,7 +175,10 @@ class RowWriteSerializer(serializers.Serializer):
         help_text="Party key → letter; replaces every letter of the row. " + KEEP_HELP,
     )
     note = serializers.CharField(
-        required=False, allow_blank=True, max_length=500, help_text=KEEP_HELP
+        required=False,
+        allow_blank=True,
+        max_length=text_limit(AreaRow, "note"),
+        help_text=KEEP_HELP,
     )
     internal_fte = DecimalField(
         max_digits=5, decimal_places=2, required=False, help_text="0 to 50. " + KEEP_HELP
