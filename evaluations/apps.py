@@ -9,7 +9,7 @@ class EvaluationsConfig(AppConfig):
     def ready(self):
         from common.seeding import register
 
-        from . import reminders  # noqa: F401  (registers the built-in reminders)
+        from . import constraints, reminders  # noqa: F401  (prefetches; built-in reminders)
         from .services_seed import questions_load_seed
 
         register("questions", questions_load_seed)

@@ -11,6 +11,8 @@ from .models import (
     Assessment,
     Candidate,
     CandidateStatus,
+    Constraint,
+    ConstraintWaiver,
     Decision,
     Evaluation,
     MemberRole,
@@ -183,6 +185,24 @@ class EliminateCandidateForm(CandidateActionForm, EliminateForm):
 
 class RestoreCandidateForm(CandidateActionForm, RestoreForm):
     pass
+
+
+class WaiverForm(CandidateActionForm):
+    """Which hard constraint of which candidate a waiver button acts on."""
+
+    constraint = forms.ModelChoiceField(
+        queryset=Constraint.objects.filter(is_active=True),
+        to_field_name="key",
+        error_messages={"invalid_choice": _("That is not one of the hard constraints.")},
+    )
+
+
+class WaiveForm(WaiverForm):
+    reason = forms.CharField(
+        label=_("Why the decision may accept this"),
+        max_length=text_limit(ConstraintWaiver, "reason"),
+        error_messages={"required": _("Say why the decision may accept this violation.")},
+    )
 
 
 class MembershipForm(forms.Form):

@@ -1,12 +1,13 @@
 """Evaluation projects: context, candidates, the five questions, decision, members, history."""
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from catalog.models import Scenario, ShortlistRule, Solution
+from catalog.models import Capability, Scenario, ShortlistRule, Solution
 from common.concurrency import VersionedModel
 from common.fields import LONG_TEXT, BoundedTextField
 from common.validators import key_validator
@@ -163,6 +164,63 @@ class ContextQuestion(LibraryQuestion):
     class Meta(LibraryQuestion.Meta):
         verbose_name = _("context question")
         verbose_name_plural = _("context questions")
+
+
+class ConstraintFlag(models.TextChoices):
+    """The evaluation's own yes/no requirements a constraint can follow."""
+
+    PRIVATE_DEPLOYMENT = "private_deployment_required", _("private deployment required")
+    COMPLIANCE = "compliance_required", _("compliance or data-residency requirements")
+    LOCALISATION = "localisation_required", _("localisation required")
+    HYBRID = "plans_hybrid", _("combines several resource sources")
+
+
+class Constraint(models.Model):
+    """A hard requirement an evaluation can carry, and the catalog capabilities every candidate
+    must have to meet it (seeded, admin-editable, like the shortlist rules).
+
+    An evaluation carries it when its flag is set or any of its facts (context question keys) is
+    answered yes: the create form's checkbox and the context question are one fact.
+    """
+
+    key = models.CharField(_("key"), max_length=60, unique=True, validators=[key_validator])
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    name = models.CharField(_("name"), max_length=150)
+    description = BoundedTextField(_("description"), blank=True)
+    flag = models.CharField(
+        _("evaluation flag"), max_length=40, choices=ConstraintFlag.choices, blank=True
+    )
+    facts = models.JSONField(
+        _("context facts"),
+        default=list,
+        blank=True,
+        help_text=_("Context question keys; any one answered yes carries the constraint."),
+    )
+    capabilities = models.ManyToManyField(
+        Capability, related_name="constraints", verbose_name=_("capabilities that must hold")
+    )
+    is_active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        ordering = ["order", "pk"]
+        verbose_name = _("hard constraint")
+        verbose_name_plural = _("hard constraints")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        facts = self.facts
+        if not isinstance(facts, list) or not all(isinstance(f, str) for f in facts):
+            raise ValidationError({"facts": _("Give a list of context question keys.")})
+        unknown = sorted(set(facts) - set(ContextQuestion.objects.values_list("key", flat=True)))
+        if unknown:
+            raise ValidationError(
+                {
+                    "facts": _("Unknown context question(s): %(keys)s.")
+                    % {"keys": ", ".join(unknown)}
+                }
+            )
 
 
 class ContextAnswer(VersionedModel):
@@ -357,6 +415,35 @@ class Decision(VersionedModel):
 
     def __str__(self) -> str:
         return f"{self.evaluation} · {self.decided_on or '—'}"
+
+
+class ConstraintWaiver(models.Model):
+    """The owner's explicit, reasoned acceptance that a candidate violates a hard constraint;
+    without one the decided gate refuses a decision that chooses it."""
+
+    candidate = models.ForeignKey(Candidate, on_delete=models.CASCADE, related_name="waivers")
+    constraint = models.ForeignKey(
+        Constraint, on_delete=models.PROTECT, related_name="waivers", verbose_name=_("constraint")
+    )
+    reason = BoundedTextField(_("reason"))
+    waived_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    waived_at = models.DateTimeField(_("when"), auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["constraint__order", "pk"]
+        verbose_name = _("constraint waiver")
+        verbose_name_plural = _("constraint waivers")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["candidate", "constraint"], name="constraint_waiver_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.candidate} · {self.constraint}"
 
 
 class StatusChange(models.Model):

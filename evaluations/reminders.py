@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
+from .constraints import Verdict, constraint_checks
 from .models import Status
 from .selectors import EvaluationData
 
@@ -157,3 +159,69 @@ def decided_without_basis(data: EvaluationData):
             fix_url=_url("evaluation_decision", data),
             fix_label=_("Reopen and record the rationale"),
         )
+
+
+def _capability_names(checks, verdict: str) -> str:
+    names = [str(c.capability.name) for check in checks for c in check.having(verdict)]
+    return pgettext("list separator", ", ").join(dict.fromkeys(names))
+
+
+def _constraint_names(checks) -> str:
+    return pgettext("list separator", ", ").join(str(c.constraint.name) for c in checks)
+
+
+@reminder
+def hard_constraints(data: EvaluationData):
+    """A shortlisted candidate whose catalog claims violate, leave unverified or only partly meet
+    a hard constraint the evaluation carries (evaluations.constraints)."""
+    for candidate_pk, checks in constraint_checks(data).items():
+        if not checks:
+            continue
+        candidate = checks[0].candidate
+        name = candidate.solution.name
+        fix_url = _url("evaluation_shortlist", data, f"#constraints-{candidate_pk}")
+        violated = [c for c in checks if c.blocks_decision]
+        if violated:
+            yield Reminder(
+                key=f"constraint-violated:{candidate_pk}",
+                severity="high",
+                title=_("%(c)s violates a hard constraint: %(what)s")
+                % {"c": name, "what": _constraint_names(violated)},
+                why=_(
+                    "The catalog says %(c)s has no support for %(caps)s. A decision that chooses "
+                    "it is refused unless the owner waives the constraint with a reason."
+                )
+                % {"c": name, "caps": _capability_names(violated, Verdict.VIOLATES)},
+                fix_url=fix_url,
+                fix_label=_("See the constraint check"),
+            )
+        unverified = [c for c in checks if c.verdict == Verdict.UNVERIFIED]
+        if unverified:
+            yield Reminder(
+                key=f"constraint-unverified:{candidate_pk}",
+                severity="medium",
+                title=_("%(c)s: hard constraint not verified: %(what)s")
+                % {"c": name, "what": _constraint_names(unverified)},
+                why=_(
+                    "The catalog does not know whether %(c)s supports %(caps)s. Verify it in the "
+                    "POC before a decision relies on it."
+                )
+                % {"c": name, "caps": _capability_names(unverified, Verdict.UNVERIFIED)},
+                fix_url=fix_url,
+                fix_label=_("Add the verifying POC case"),
+            )
+        partial = [c for c in checks if c.verdict == Verdict.PARTIAL]
+        if partial:
+            yield Reminder(
+                key=f"constraint-partial:{candidate_pk}",
+                severity="medium",
+                title=_("%(c)s only partly meets: %(what)s")
+                % {"c": name, "what": _constraint_names(partial)},
+                why=_(
+                    "The catalog claims only partial support by %(c)s for %(caps)s. Read what "
+                    "the claim leaves out and ask the vendor or test it in the POC."
+                )
+                % {"c": name, "caps": _capability_names(partial, Verdict.PARTIAL)},
+                fix_url=fix_url,
+                fix_label=_("See the constraint check"),
+            )

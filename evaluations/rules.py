@@ -51,9 +51,10 @@ rules.add_perm("evaluations.change_evaluation", is_editor & is_open)
 rules.add_perm("evaluations.manage_members", is_owner)
 rules.add_perm("evaluations.change_status", is_editor)
 rules.add_perm("evaluations.reopen_evaluation", is_owner)
+rules.add_perm("evaluations.waive_constraint", is_owner & is_open)
 
 # The question libraries are catalog-like: everyone reads, admins edit (Django admin).
-for model in ("contextquestion", "fivequestion"):
+for model in ("contextquestion", "fivequestion", "constraint"):
     rules.add_perm(f"evaluations.view_{model}", rules.is_authenticated)
     for action in ("add", "change", "delete"):
         rules.add_perm(f"evaluations.{action}_{model}", is_admin)

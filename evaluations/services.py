@@ -18,6 +18,7 @@ from common.concurrency import bump, lock_and_check, lock_or_new
 from common.exceptions import Conflict, Forbidden
 from common.history import save_as
 
+from .constraints import Verdict, candidate_checks
 from .models import (
     TRANSITIONS,
     AnswerValue,
@@ -25,6 +26,8 @@ from .models import (
     Candidate,
     CandidateOrigin,
     CandidateStatus,
+    Constraint,
+    ConstraintWaiver,
     ContextAnswer,
     ContextQuestion,
     Decision,
@@ -496,7 +499,61 @@ def decided_gate_missing(evaluation: Evaluation) -> list[GateItem]:
         if not decision.decided_by:
             texts.append(_("The decision record does not say who decided."))
     missing.extend(GateItem(text, "decision") for text in texts)
+    shortlisted = {c.pk: c for c in data.shortlisted}
+    for chosen in decision.chosen.all() if decision is not None else []:
+        candidate = shortlisted.get(chosen.pk)
+        for check in candidate_checks(data, candidate) if candidate else []:
+            if check.blocks_decision:
+                text = _(
+                    "%(candidate)s violates the hard constraint “%(constraint)s”: choose another "
+                    "candidate, or the owner waives it with a reason."
+                ) % {"candidate": candidate.solution.name, "constraint": check.constraint.name}
+                missing.append(GateItem(text, "shortlist", candidate=candidate.pk))
     return missing
+
+
+def _check_for(user, candidate: Candidate, constraint: Constraint):
+    evaluation = candidate.evaluation
+    evaluation_require_editable(user, evaluation)
+    if not user.has_perm("evaluations.waive_constraint", evaluation):
+        raise Forbidden(_("Only the evaluation's owner waives a hard constraint."))
+    data = evaluation_data(evaluation)
+    found = [c for c in data.candidates if c.pk == candidate.pk]
+    checks = candidate_checks(data, found[0]) if found else []
+    return next((c for c in checks if c.constraint.pk == constraint.pk), None)
+
+
+@transaction.atomic
+def constraint_waive(
+    *, user, candidate: Candidate, constraint: Constraint, reason: str
+) -> ConstraintWaiver:
+    """The owner accepts, with a reason, that a candidate violates a hard constraint."""
+    check = _check_for(user, candidate, constraint)
+    if check is None or check.verdict != Verdict.VIOLATES:
+        raise ValidationError(
+            {"constraint": _("Only a constraint this candidate violates can be waived.")}
+        )
+    if check.waiver is not None:
+        raise Conflict(_("This constraint is already waived for this candidate."))
+    reason = _clean_text(reason, (ConstraintWaiver, "reason", "reason"))
+    if not reason:
+        raise ValidationError({"reason": _("Say why the decision may accept this violation.")})
+    waiver = ConstraintWaiver(candidate=candidate, constraint=constraint, reason=reason)
+    waiver.waived_by = user
+    waiver._change_reason = reason
+    save_as(waiver, user)
+    return waiver
+
+
+@transaction.atomic
+def constraint_waiver_withdraw(*, user, candidate: Candidate, constraint: Constraint) -> None:
+    check = _check_for(user, candidate, constraint)
+    if check is None or check.waiver is None:
+        raise ValidationError(
+            {"constraint": _("This constraint is not waived for this candidate.")}
+        )
+    check.waiver._history_user = user
+    check.waiver.delete()
 
 
 class GateRefused(Conflict):

@@ -5,11 +5,13 @@ from pathlib import Path
 import yaml
 from django.db import transaction
 
+from catalog.models import Capability
 from common.seeding import texts
 
-from .models import ContextQuestion, FiveQuestion
+from .models import Constraint, ContextQuestion, FiveQuestion
 
 SEED_FILE = Path(__file__).resolve().parent / "seed" / "questions.yaml"
+CONSTRAINTS_FILE = SEED_FILE.with_name("constraints.yaml")
 
 
 @transaction.atomic
@@ -37,4 +39,28 @@ def questions_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
     return {
         "context_questions": len(data["context_questions"]),
         "five_questions": len(data["five_questions"]),
+        **constraints_load_seed(),
     }
+
+
+@transaction.atomic
+def constraints_load_seed(*, path: Path = CONSTRAINTS_FILE) -> dict[str, int]:
+    """The hard constraints and the capabilities each needs (after the catalog is seeded)."""
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    capabilities = {c.slug: c for c in Capability.objects.all()}
+    for order, item in enumerate(data["constraints"], start=1):
+        constraint, _created = Constraint.objects.update_or_create(
+            key=item["key"],
+            defaults={
+                "order": order,
+                "flag": item.get("flag", ""),
+                "facts": item.get("facts", []),
+                **texts("name", item["name"]),
+                **texts("description", item.get("description")),
+            },
+        )
+        missing = sorted(set(item["capabilities"]) - set(capabilities))
+        if missing:
+            raise ValueError(f"constraint {item['key']}: unknown capabilities {missing}")
+        constraint.capabilities.set([capabilities[slug] for slug in item["capabilities"]])
+    return {"constraints": len(data["constraints"])}

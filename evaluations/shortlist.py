@@ -11,11 +11,14 @@ from django.views import View
 from common.views import ActionRouter, PageAction
 
 from . import services
+from .constraints import carried_constraints, constraint_checks
 from .forms import (
     AcceptSuggestionsForm,
     AddCandidateForm,
     EliminateCandidateForm,
     RestoreCandidateForm,
+    WaiveForm,
+    WaiverForm,
 )
 from .scoped import EvaluationMixin
 from .selectors import candidate_get, shortlist_suggest
@@ -31,7 +34,17 @@ class ShortlistPage(EvaluationMixin, PageAction):
 
     def context(self, form=None, error=None, **extra):
         extra.setdefault("add_form", AddCandidateForm(evaluation=self.evaluation))
-        return {"suggestions": shortlist_suggest(self.evaluation), "error": error, **extra}
+        checks = constraint_checks(self.data)
+        user, evaluation = self.request.user, self.evaluation
+        return {
+            "suggestions": shortlist_suggest(evaluation),
+            "error": error,
+            "carried": carried_constraints(self.data),
+            "constraint_rows": [(c, checks[c.pk]) for c in self.data.shortlisted if checks[c.pk]],
+            "can_waive": user.has_perm("evaluations.waive_constraint", evaluation),
+            "can_plan": user.has_perm("poc.change_plan", evaluation),
+            **extra,
+        }
 
     def success_url(self):
         return reverse("evaluations:evaluation_shortlist", kwargs={"pk": self.evaluation.pk})
@@ -93,12 +106,39 @@ class CandidateRestoreView(ShortlistPage, View):
         )
 
 
+class ConstraintWaiveView(ShortlistPage, View):
+    form_class = WaiveForm
+    success_message = gettext_lazy("Constraint waived; the waiver is kept in the history.")
+
+    def perform(self, form):
+        return services.constraint_waive(
+            user=self.request.user,
+            candidate=self.candidate(form),
+            constraint=form.cleaned_data["constraint"],
+            reason=form.cleaned_data["reason"],
+        )
+
+
+class ConstraintUnwaiveView(ShortlistPage, View):
+    form_class = WaiverForm
+    success_message = gettext_lazy("Waiver withdrawn.")
+
+    def perform(self, form):
+        return services.constraint_waiver_withdraw(
+            user=self.request.user,
+            candidate=self.candidate(form),
+            constraint=form.cleaned_data["constraint"],
+        )
+
+
 class ShortlistView(ActionRouter, ShortlistPage, View):
     actions = {
         "accept": CandidatesAcceptView,
         "add": CandidateAddView,
         "eliminate": CandidateEliminateView,
         "restore": CandidateRestoreView,
+        "waive": ConstraintWaiveView,
+        "unwaive": ConstraintUnwaiveView,
     }
 
     def get(self, request, pk):

@@ -1,6 +1,6 @@
 from modeltranslation.translator import TranslationOptions, register
 
-from .models import ContextQuestion, FiveQuestion
+from .models import Constraint, ContextQuestion, FiveQuestion
 
 
 @register(ContextQuestion)
@@ -13,3 +13,9 @@ class ContextQuestionTranslation(TranslationOptions):
 class FiveQuestionTranslation(TranslationOptions):
     fields = ("text", "help_text")
     required_languages = {"en": ("text",), "zh-hans": ("text",)}
+
+
+@register(Constraint)
+class ConstraintTranslation(TranslationOptions):
+    fields = ("name", "description")
+    required_languages = {"en": ("name",), "zh-hans": ("name",)}

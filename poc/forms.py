@@ -1,6 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from catalog.models import Capability
 from common.fields import text_limit
 from common.forms import DecimalField, VersionField
 
@@ -112,3 +113,13 @@ class ProfileForm(forms.Form):
 
 class SubmitScoresForm(forms.Form):
     candidate = forms.IntegerField(min_value=1, required=False)
+
+
+class VerifyCapabilityForm(forms.Form):
+    """Which catalog capability the POC should verify (a hard constraint left unverified)."""
+
+    capability = forms.ModelChoiceField(
+        queryset=Capability.objects.all(),
+        to_field_name="slug",
+        error_messages={"invalid_choice": _("That capability is not in the catalog.")},
+    )

@@ -9,6 +9,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from catalog.models import Capability
 from common.concurrency import VersionedModel
 from common.fields import LONG_TEXT, BoundedTextField
 from common.validators import key_validator
@@ -86,6 +87,13 @@ class TestCase(MetricFields):
     acceptance = BoundedTextField(_("acceptance criteria"), max_length=LONG_TEXT)
     default_weight = models.DecimalField(_("default weight"), default=Decimal("3"), **weight_field)
     sources = models.CharField(_("sources"), max_length=300, blank=True)
+    verifies = models.ManyToManyField(
+        Capability,
+        blank=True,
+        related_name="verifying_cases",
+        verbose_name=_("verifies capabilities"),
+        help_text=_("The catalog capabilities a pass of this case shows a candidate has."),
+    )
     order = models.PositiveSmallIntegerField(_("order"), default=0)
     is_active = models.BooleanField(_("active"), default=True)
 

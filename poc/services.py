@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from catalog.models import Capability
 from common.concurrency import bump, lock_and_check, lock_or_new
 from common.exceptions import Conflict, Forbidden
 from common.history import save_as
@@ -93,9 +94,10 @@ def poc_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
                 **texts("description", item.get("description")),
             },
         )
+    capabilities = {c.slug: c for c in Capability.objects.all()}
     for order, item in enumerate(data["cases"], start=1):
         metric = item.get("metric") or {}
-        TestCase.objects.update_or_create(
+        case, _created = TestCase.objects.update_or_create(
             key=item["key"],
             defaults={
                 "group": groups[item["group"]],
@@ -113,6 +115,10 @@ def poc_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
                 **texts("metric_name", metric.get("name")),
             },
         )
+        unknown = sorted(set(item.get("verifies", [])) - set(capabilities))
+        if unknown:
+            raise ValueError(f"case {item['key']}: unknown capabilities {unknown}")
+        case.verifies.set([capabilities[slug] for slug in item.get("verifies", [])])
     for order, item in enumerate(data["profiles"], start=1):
         profile, _created = ScenarioProfile.objects.update_or_create(
             key=item["key"], defaults={"order": order, **texts("name", item["name"])}
@@ -182,6 +188,43 @@ def plan_case_add_library(*, user, evaluation: Evaluation, case: TestCase) -> Pl
 def _ensure_group(evaluation, group, user) -> None:
     if not PlanGroup.objects.filter(evaluation=evaluation, group=group).exists():
         save_as(PlanGroup(evaluation=evaluation, group=group, weight=group.default_weight), user)
+
+
+VERIFY_GROUP = "governance"  # where an own verification case goes when no library case fits
+
+
+@transaction.atomic
+def plan_case_verify(*, user, evaluation: Evaluation, capability: Capability) -> PlanCase:
+    """Add the POC case that verifies a capability (for a hard constraint the catalog leaves
+    unverified): the first library case that verifies it, or else an own case stating it."""
+    _require(user, "poc.change_plan", evaluation)
+    planned = list(evaluation.poc_cases.select_related("source_case"))
+    library = list(TestCase.objects.filter(is_active=True, verifies=capability))
+    in_plan = {p.source_case_id for p in planned}
+    for case in library:
+        if case.pk not in in_plan:
+            _ensure_group(evaluation, case.group, user)
+            return plan_case_from_library(evaluation, case, user)
+    title = _("Verify: %(capability)s") % {"capability": capability.name}
+    verifying = {case.pk for case in library}
+    already = [p for p in planned if p.source_case_id in verifying or p.title == title]
+    if already:
+        raise ValidationError(
+            _("The plan already verifies %(capability)s: “%(case)s”.")
+            % {"capability": capability.name, "case": already[0].text("title")}
+        )
+    group = TestGroup.objects.filter(key=VERIFY_GROUP).first() or TestGroup.objects.first()
+    return plan_case_add_custom(
+        user=user,
+        evaluation=evaluation,
+        group=group,
+        title=title,
+        acceptance=_(
+            "Each candidate shows in the POC environment, with evidence attached, that it has "
+            "this capability: %(description)s"
+        )
+        % {"description": capability.description},
+    )
 
 
 @transaction.atomic

@@ -7,6 +7,7 @@ app_name = "poc"
 urlpatterns = [
     path("<int:pk>/poc/", views.ScorecardView.as_view(), name="scorecard"),
     path("<int:pk>/poc/plan/", views.PlanView.as_view(), name="plan"),
+    path("<int:pk>/poc/verify/", views.PlanVerifyView.as_view(), name="verify_capability"),
     path("<int:pk>/poc/results/", views.ResultsView.as_view(), name="results"),
     path("<int:pk>/poc/scorecard.xlsx", views.ExportView.as_view(), name="export"),
     path("<int:pk>/poc/cells/<int:case_id>/<int:cid>/", views.CellView.as_view(), name="cell"),

@@ -32,6 +32,7 @@ from .forms import (
     ProfileForm,
     ScoreForm,
     SubmitScoresForm,
+    VerifyCapabilityForm,
     WeightForm,
 )
 from .models import Evidence, Outcome, PlanCase, PlanGroup, ScenarioProfile, Score
@@ -98,6 +99,21 @@ class PlanCustomCaseView(PlanPage, View):
         return services.plan_case_add_custom(
             user=self.request.user, evaluation=self.evaluation, **form.cleaned_data
         )
+
+
+class PlanVerifyView(PlanPage, View):
+    """The shortlist's "add the verifying POC case" button: adds it and shows the plan."""
+
+    form_class = VerifyCapabilityForm
+
+    def perform(self, form):
+        case = services.plan_case_verify(
+            user=self.request.user,
+            evaluation=self.evaluation,
+            capability=form.cleaned_data["capability"],
+        )
+        self.success_message = _("Added to the POC plan: “%(case)s”.") % {"case": case.shown_title}
+        return case
 
 
 class PlanWeightView(PlanPage, View):

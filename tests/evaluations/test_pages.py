@@ -86,12 +86,12 @@ def test_list_and_overview_query_budgets_do_not_grow(
     client.force_login(owner)
     # Fixed costs: every app's reminders ride on the same prefetches; the budget is the same
     # for 1 and 6 candidates (and as many evaluations).
-    with django_assert_max_num_queries(30):
+    with django_assert_max_num_queries(35):
         assert client.get(reverse("evaluations:evaluation_list")).status_code == 200
-    with django_assert_max_num_queries(30):
+    with django_assert_max_num_queries(35):
         assert client.get(reverse("home")).status_code == 200
     for page in ("evaluation_detail", "evaluation_shortlist", "evaluation_questions"):
-        with django_assert_max_num_queries(36):
+        with django_assert_max_num_queries(41):
             assert client.get(url(page, evaluation)).status_code == 200
 
 

@@ -1,0 +1,150 @@
+"""Hard constraints checked against the catalog.
+
+An evaluation carries a constraint when its flag is set or one of its facts is answered yes
+(`Constraint`). For every shortlisted candidate and every carried constraint, each capability the
+constraint needs is read from the candidate's catalog claim:
+
+    native, via add-on -> met          partial -> partial
+    none               -> violates     unknown, or no claim -> unverified
+
+and the constraint's verdict is the worst of its capabilities. A violated constraint keeps a
+decision that chooses the candidate from being recorded, unless the owner waived it with a reason.
+Pages, the API, reminders, the decided gate and the report all read `constraint_checks`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+from django.utils.translation import gettext_lazy as _
+
+from catalog.models import CapabilityClaim, SupportLevel
+
+from .models import Constraint, ConstraintWaiver
+from .selectors import CANDIDATE_PREFETCHES, EvaluationData
+
+
+class Verdict:
+    MET = "met"
+    PARTIAL = "partial"
+    UNVERIFIED = "unverified"
+    VIOLATES = "violates"
+
+    LABELS = {
+        MET: _("Met"),
+        PARTIAL: _("Partial"),
+        UNVERIFIED: _("Unverified"),
+        VIOLATES: _("Violates"),
+    }
+    ORDER = [MET, PARTIAL, UNVERIFIED, VIOLATES]  # from best to worst
+
+
+LEVEL_VERDICT = {
+    SupportLevel.NATIVE: Verdict.MET,
+    SupportLevel.ADDON: Verdict.MET,
+    SupportLevel.PARTIAL: Verdict.PARTIAL,
+    SupportLevel.NONE: Verdict.VIOLATES,
+    SupportLevel.UNKNOWN: Verdict.UNVERIFIED,
+}
+
+# Each candidate's waivers, and the claims a constraint reads (capability and sources with them),
+# come with the evaluation: a fixed number of queries, whatever the number of candidates.
+CANDIDATE_PREFETCHES.extend(
+    [
+        Prefetch(
+            "solution__claims",
+            queryset=CapabilityClaim.objects.filter(capability__constraints__is_active=True)
+            .distinct()
+            .select_related("capability")
+            .prefetch_related("sources"),
+            to_attr="constraint_claims",
+        ),
+        Prefetch("waivers", queryset=ConstraintWaiver.objects.select_related("waived_by")),
+    ]
+)
+
+
+@dataclass(frozen=True)
+class CapabilityCheck:
+    capability: object  # catalog.Capability
+    claim: CapabilityClaim | None
+    verdict: str
+
+    @property
+    def verdict_label(self) -> str:
+        return str(Verdict.LABELS[self.verdict])
+
+
+@dataclass(frozen=True)
+class ConstraintCheck:
+    candidate: object  # evaluations.Candidate
+    constraint: Constraint
+    capabilities: list[CapabilityCheck]
+    waiver: object = None  # evaluations.ConstraintWaiver
+
+    @property
+    def verdict(self) -> str:
+        return max((c.verdict for c in self.capabilities), key=Verdict.ORDER.index)
+
+    @property
+    def verdict_label(self) -> str:
+        return str(Verdict.LABELS[self.verdict])
+
+    @property
+    def blocks_decision(self) -> bool:
+        return self.verdict == Verdict.VIOLATES and self.waiver is None
+
+    def having(self, verdict: str) -> list[CapabilityCheck]:
+        return [c for c in self.capabilities if c.verdict == verdict]
+
+
+def active_constraints(data: EvaluationData) -> list[Constraint]:
+    """The active constraint library, loaded once per page (shared by a page's evaluations)."""
+    if "constraints" not in data.shared:
+        data.shared["constraints"] = list(
+            Constraint.objects.filter(is_active=True).prefetch_related("capabilities")
+        )
+    return data.shared["constraints"]
+
+
+def carried_constraints(data: EvaluationData) -> list[Constraint]:
+    """The constraints this evaluation carries: its flag is set or one of its facts is yes."""
+    evaluation = data.evaluation
+    return [
+        c
+        for c in active_constraints(data)
+        if (c.flag and getattr(evaluation, c.flag, False)) or any(data.fact(f) for f in c.facts)
+    ]
+
+
+def _claims(candidate):
+    """The claims constraints read: prefetched with the evaluation, or read now (one candidate)."""
+    claims = getattr(candidate.solution, "constraint_claims", None)
+    if claims is None:
+        claims = candidate.solution.claims.select_related("capability").prefetch_related("sources")
+    return claims
+
+
+def candidate_checks(data: EvaluationData, candidate, constraints=None) -> list[ConstraintCheck]:
+    constraints = carried_constraints(data) if constraints is None else constraints
+    claims = {claim.capability_id: claim for claim in _claims(candidate)}
+    waivers = {w.constraint_id: w for w in candidate.waivers.all()}
+    checks = []
+    for constraint in constraints:
+        capabilities = []
+        for capability in constraint.capabilities.all():
+            claim = claims.get(capability.pk)
+            level = claim.level if claim else SupportLevel.UNKNOWN
+            capabilities.append(CapabilityCheck(capability, claim, LEVEL_VERDICT[level]))
+        if capabilities:
+            checks.append(
+                ConstraintCheck(candidate, constraint, capabilities, waivers.get(constraint.pk))
+            )
+    return checks
+
+
+def constraint_checks(data: EvaluationData) -> dict[int, list[ConstraintCheck]]:
+    """Candidate pk -> its checks, for every shortlisted candidate."""
+    constraints = carried_constraints(data)
+    return {c.pk: candidate_checks(data, c, constraints) for c in data.shortlisted}
