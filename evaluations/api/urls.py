@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import candidates, views
+from . import candidates, constraints, views
 
 app_name = "evaluations-api"
 
@@ -52,6 +52,17 @@ urlpatterns = [
         CANDIDATE + "answers/<str:question_key>/",
         candidates.AnswerView.as_view(),
         name="answer_detail",
+    ),
+    path(
+        EVALUATION + "constraints/",
+        constraints.ConstraintCheckListView.as_view(),
+        name="constraint_checks",
+    ),
+    path(CANDIDATE + "waivers/", constraints.WaiverListView.as_view(), name="waiver_list"),
+    path(
+        CANDIDATE + "waivers/<str:constraint_key>/",
+        constraints.WaiverDetailView.as_view(),
+        name="waiver_detail",
     ),
     path(EVALUATION + "decision/", views.DecisionView.as_view(), name="decision"),
     path(EVALUATION + "reminders/", views.ReminderListView.as_view(), name="reminder_list"),

@@ -16,6 +16,7 @@ urlpatterns = [
     path(PLAN + "init/", views.PlanInitView.as_view(), name="plan_init"),
     path(PLAN + "profile/", views.PlanProfileView.as_view(), name="plan_profile"),
     path(PLAN + "cases/", views.PlanCaseListView.as_view(), name="plan_case_list"),
+    path(PLAN + "verify/", views.PlanVerifyView.as_view(), name="plan_verify"),
     path(PLAN + "cases/<int:case_pk>/", views.PlanCaseDetailView.as_view(), name="plan_case"),
     path(PLAN + "groups/<str:group_key>/", views.PlanGroupDetailView.as_view(), name="plan_group"),
     path(POC + "scorecard/", cells.ScorecardView.as_view(), name="scorecard"),

@@ -25,10 +25,11 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import generics, status
+from rest_framework import generics, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
+from catalog.models import Capability
 from common.http import (
     READ_ERRORS,
     VERSIONED_WRITE_ERRORS,
@@ -209,6 +210,36 @@ class PlanCaseListView(PocView):
                 metric_direction=values["metric_direction"],
                 metric_threshold=values["metric_threshold"],
             )
+        case = plan_case_for(evaluation, case.pk)
+        response = Response(self.out(s.PlanCaseSerializer, case), status=status.HTTP_201_CREATED)
+        response["Location"] = reverse(
+            "poc-api:plan_case", kwargs={"evaluation_pk": evaluation.pk, "case_pk": case.pk}
+        )
+        return with_etag(response, case.version)
+
+
+class VerifyCapabilitySerializer(serializers.Serializer):
+    capability = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Capability.objects.all(),
+        help_text="The catalog capability a hard constraint left unverified.",
+    )
+
+
+class PlanVerifyView(PocView):
+    serializer_class = VerifyCapabilitySerializer
+
+    @extend_schema(
+        summary="Add the case that verifies a capability: a library case, else an own case",
+        request=VerifyCapabilitySerializer,
+        responses={201: s.PlanCaseSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request, evaluation_pk):
+        evaluation = self.get_evaluation()
+        values = self.parse(VerifyCapabilitySerializer)
+        case = services.plan_case_verify(
+            user=request.user, evaluation=evaluation, capability=values["capability"]
+        )
         case = plan_case_for(evaluation, case.pk)
         response = Response(self.out(s.PlanCaseSerializer, case), status=status.HTTP_201_CREATED)
         response["Location"] = reverse(

@@ -230,3 +230,48 @@ def test_the_shortlist_page_shows_checks_and_its_buttons_work(client, owner):
         reverse("poc:verify_capability", args=[evaluation.pk]), {"capability": "no-such"}
     )
     assert bogus.status_code == 400
+
+
+def test_the_api_reads_checks_and_waives_like_the_pages(owner, people):
+    from rest_framework.test import APIClient
+
+    evaluation = make_evaluation(owner, localisation_required=True)
+    add_member(evaluation, people[MemberRole.EDITOR], MemberRole.EDITOR)
+    bad = candidate_with_levels(evaluation, owner, {"localised-accelerators": "none"})
+    base = f"/api/evaluations/{evaluation.pk}/"
+    api = APIClient()
+
+    api.force_authenticate(people["outsider"])
+    assert api.get(base + "constraints/").status_code == 404
+    waivers = f"{base}candidates/{bad.pk}/waivers/"
+    body = {"constraint": "localisation", "reason": "NVIDIA only."}
+    assert api.post(waivers, body, format="json").status_code == 404
+
+    api.force_authenticate(people[MemberRole.EDITOR])
+    (row,) = api.get(base + "constraints/").json()
+    (check,) = row["checks"]
+    assert row["candidate"] == bad.pk and check["constraint"] == "localisation"
+    assert check["verdict"] == "violates" and check["blocks_decision"] is True
+    assert check["capabilities"][0]["level"] == "none" and check["waiver"] is None
+    assert api.post(waivers, body, format="json").status_code == 403
+
+    api.force_authenticate(owner)
+    assert api.post(waivers, {**body, "reason": ""}, format="json").status_code == 400
+    assert api.post(waivers, {**body, "constraint": "nope"}, format="json").status_code == 400
+    made = api.post(waivers, body, format="json")
+    assert made.status_code == 201 and made.json()["waived_by"] == owner.username
+    assert api.post(waivers, body, format="json").status_code == 409
+    (row,) = api.get(base + "constraints/").json()
+    assert row["checks"][0]["waiver"]["reason"] == "NVIDIA only."
+    assert api.delete(waivers + "localisation/").status_code == 204
+    assert api.delete(waivers + "localisation/").status_code == 400
+    assert api.delete(waivers + "nope/").status_code == 404
+
+    verify = api.post(
+        base + "poc/plan/verify/", {"capability": "localised-accelerators"}, format="json"
+    )
+    assert verify.status_code == 201 and "Location" in verify
+    again = api.post(
+        base + "poc/plan/verify/", {"capability": "localised-accelerators"}, format="json"
+    )
+    assert again.status_code == 400
