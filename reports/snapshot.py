@@ -25,6 +25,7 @@ from django.utils.translation import override
 from catalog.models import SupportLevel
 from catalog.selectors import solution_comparison
 from common.charts import cumulative_cost_chart, radar_chart
+from evaluations.constraints import constraint_checks
 from evaluations.history import history_entries, history_timeline
 from evaluations.models import (
     Assessment,
@@ -43,7 +44,7 @@ from .sections import ALL as ALL_SECTIONS
 
 # 2: the chosen sections are part of the snapshot; 3: candidates without cost inputs are listed
 # under costs.missing instead of being costed at zero.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 HISTORY_LIMIT = 50
 SCORE_QUANTUM = Decimal("0.01")
 PERCENT_QUANTUM = Decimal("0.1")
@@ -234,6 +235,26 @@ def _catalog(data: EvaluationData) -> tuple[list[dict], dict, list[dict]]:
                 )
         groups.append({"name": group.group.name, "rows": rows})
 
+    checks = constraint_checks(data)
+
+    def constraint_row(check) -> dict:
+        waiver = check.waiver
+        return {
+            "name": check.constraint.name,
+            "verdict": check.verdict,
+            "verdict_label": check.verdict_label,
+            "capabilities": [
+                {"capability": cap.capability.name, "verdict": cap.verdict, **claim_cell(cap.claim)}
+                for cap in check.capabilities
+            ],
+            "waiver": waiver
+            and {
+                "reason": waiver.reason,
+                "by": _person(waiver.waived_by),
+                "at": _iso_datetime(waiver.waived_at),
+            },
+        }
+
     candidates = []
     for i, c in enumerate(shortlisted):
         s = c.solution
@@ -258,6 +279,7 @@ def _catalog(data: EvaluationData) -> tuple[list[dict], dict, list[dict]]:
                     for key in SupportLevel.values
                 },
                 "claims": claims,
+                "constraints": [constraint_row(check) for check in checks[c.pk]],
                 # The claims that say more than their level, for the notes table.
                 "claim_notes": [
                     {"group": g["group"], **claim}

@@ -275,3 +275,39 @@ def test_the_api_reads_checks_and_waives_like_the_pages(owner, people):
         base + "poc/plan/verify/", {"capability": "localised-accelerators"}, format="json"
     )
     assert again.status_code == 400
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_report_prints_each_candidates_constraint_table_and_waiver(owner, language):
+    from django.utils.translation import override
+
+    from reports.render import render_pdf
+    from reports.snapshot import build_snapshot, snapshot_sha256
+    from tests.reports.test_reports import pdf_text
+
+    evaluation = make_evaluation(
+        owner, private_deployment_required=True, localisation_required=True
+    )
+    bad = candidate_with_levels(
+        evaluation, owner, {"private-deployment": "native", "localised-accelerators": "none"}
+    )
+    services.constraint_waive(
+        user=owner,
+        candidate=bad,
+        constraint=Constraint.objects.get(key="localisation"),
+        reason="Waiver7731",
+    )
+    snapshot = build_snapshot(evaluation, language=language, generated_at="2027-01-01T00:00:00Z")
+    (candidate,) = snapshot["candidates"]
+    rows = {row["name"]: row for row in candidate["constraints"]}
+    with override(language):
+        names = [
+            str(c.name)
+            for c in Constraint.objects.filter(key__in=["private_deployment", "localisation"])
+        ]
+    assert set(rows) == set(names)
+    assert sorted(r["verdict"] for r in rows.values()) == ["met", "violates"]
+    text = pdf_text(render_pdf(snapshot, snapshot_sha256(snapshot), language).content)
+    assert "Waiver7731" in text
+    with override(language):
+        assert str(Verdict.LABELS["violates"]) in text and names[0] in text.replace("\n", "")
