@@ -1,10 +1,10 @@
-"""Only the question libraries are in Django admin: evaluations themselves are private to their
-members, so admins do not see them here either."""
+"""Only the question and constraint libraries are in Django admin: evaluations themselves are
+private to their members, so admins do not see them here either."""
 
 from django.contrib import admin
 from modeltranslation.admin import TranslationAdmin
 
-from .models import ContextQuestion, FiveQuestion
+from .models import Constraint, ContextQuestion, FiveQuestion
 
 
 @admin.register(ContextQuestion)
@@ -24,4 +24,17 @@ class FiveQuestionAdmin(TranslationAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         # Keys are stable: answers and reports refer to them.
+        return ("key",) if obj else ()
+
+
+@admin.register(Constraint)
+class ConstraintAdmin(TranslationAdmin):
+    list_display = ("key", "name", "flag", "order", "is_active")
+    list_filter = ("is_active", "flag")
+    search_fields = ("key", "name_en", "name_zh_hans")
+    filter_horizontal = ("capabilities",)
+    ordering = ("order",)
+
+    def get_readonly_fields(self, request, obj=None):
+        # Keys are stable: waivers and the seed file refer to them.
         return ("key",) if obj else ()

@@ -311,3 +311,28 @@ def test_the_report_prints_each_candidates_constraint_table_and_waiver(owner, la
     assert "Waiver7731" in text
     with override(language):
         assert str(Verdict.LABELS["violates"]) in text and names[0] in text.replace("\n", "")
+
+
+def test_admins_edit_the_constraint_library_and_bad_facts_are_refused(client, admin_user):
+    constraint = Constraint.objects.get(key="localisation")
+    client.force_login(admin_user)
+    url = reverse("admin:evaluations_constraint_change", args=[constraint.pk])
+    page = client.get(url)
+    assert page.status_code == 200
+    form = {
+        "order": 3,
+        "name_en": "Localisation",
+        "name_zh_hans": "国产化",
+        "description_en": "",
+        "description_zh_hans": "",
+        "flag": "localisation_required",
+        "facts": '["no_such_question"]',
+        "capabilities": [c.pk for c in constraint.capabilities.all()],
+        "is_active": "on",
+    }
+    refused = client.post(url, form)
+    assert refused.status_code == 200 and "no_such_question" in refused.content.decode()
+    assert Constraint.objects.get(pk=constraint.pk).facts == []
+    saved = client.post(url, {**form, "facts": '["heterogeneous_accelerators"]'})
+    assert saved.status_code == 302
+    assert Constraint.objects.get(pk=constraint.pk).facts == ["heterogeneous_accelerators"]
