@@ -2,7 +2,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from catalog.models import Scenario, Solution
+from catalog.models import Scenario, Solution, SolutionType
 from common.fields import text_limit
 from common.forms import VersionField
 
@@ -211,3 +211,16 @@ class MembershipForm(forms.Form):
 
 class MemberChangeRoleForm(MembershipForm, MemberRoleForm):
     pass
+
+
+class TypeDecisionForm(forms.Form):
+    """The type that carries the main responsibility (none clears it), and why."""
+
+    main_type = forms.ModelChoiceField(
+        queryset=SolutionType.objects.all(),
+        to_field_name="slug",
+        required=False,
+        error_messages={"invalid_choice": _("That is not one of the solution types.")},
+    )
+    reason = forms.CharField(required=False, max_length=text_limit(Evaluation, "main_type_reason"))
+    version = VersionField()

@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from catalog.models import Capability, Scenario, ShortlistRule, Solution
+from catalog.models import Capability, Scenario, ShortlistRule, Solution, SolutionType
 from common.concurrency import VersionedModel
 from common.fields import LONG_TEXT, BoundedTextField
 from common.validators import key_validator
@@ -67,6 +67,17 @@ class Evaluation(VersionedModel):
         ),
     )
     notes = BoundedTextField(_("notes"), max_length=LONG_TEXT, blank=True)
+    # The method's second step, before tools: which type of solution carries the main
+    # responsibility, and why (kept in history, printed as scenario -> type -> tools).
+    main_type = models.ForeignKey(
+        SolutionType,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("type carrying the main responsibility"),
+    )
+    main_type_reason = BoundedTextField(_("why this type"), blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
     )

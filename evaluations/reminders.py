@@ -225,3 +225,28 @@ def hard_constraints(data: EvaluationData):
                 fix_url=fix_url,
                 fix_label=_("See the constraint check"),
             )
+
+
+@reminder
+def leaderboard_without_type(data: EvaluationData):
+    """The seeds' first risk: reading the type classification as a product leaderboard. Once
+    candidates of several types are scored against one total (the POC) or one is chosen, the
+    type that carries the main responsibility must have been decided first."""
+    evaluation = data.evaluation
+    types = {c.solution.solution_type.name for c in data.shortlisted}
+    ranking = evaluation.status != Status.DRAFT or data.decision is not None
+    if len(types) < 2 or evaluation.main_type_id is not None or not ranking:
+        return
+    yield Reminder(
+        key="leaderboard-without-type",
+        severity="high",
+        title=_("Candidates of different types are ranked without a type decision"),
+        why=_(
+            "%(types)s are compared by one total. Types are not a leaderboard: each draws a "
+            "different line of responsibility. Decide which type carries the main "
+            "responsibility, then compare the tools within that decision."
+        )
+        % {"types": pgettext("list separator", ", ").join(sorted(types))},
+        fix_url=_url("evaluation_shortlist", data, "#main-type"),
+        fix_label=_("Decide the type"),
+    )

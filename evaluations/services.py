@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from catalog.models import Scenario, Solution
+from catalog.models import Scenario, Solution, SolutionType
 from common.concurrency import bump, lock_and_check, lock_or_new
 from common.exceptions import Conflict, Forbidden
 from common.history import save_as
@@ -182,6 +182,31 @@ def evaluation_update(
     if scenarios is not None:
         evaluation.scenarios.set(_validate_scenarios(scenarios))
     _context_from_constraints(evaluation, user)
+    return evaluation
+
+
+@transaction.atomic
+def evaluation_type_decide(
+    *,
+    user,
+    evaluation: Evaluation,
+    solution_type: SolutionType | None,
+    reason: str,
+    expected_version: int | None,
+) -> Evaluation:
+    """Record which type of solution carries the main responsibility, and why (or clear it)."""
+    evaluation_require_editable(user, evaluation)
+    evaluation = lock_and_check(Evaluation, pk=evaluation.pk, expected_version=expected_version)
+    reason = _clean_text(reason, (Evaluation, "main_type_reason", "reason"))
+    if solution_type is not None and not reason:
+        raise ValidationError(
+            {"reason": _("Say why this type should carry the main responsibility.")}
+        )
+    evaluation.main_type = solution_type
+    evaluation.main_type_reason = reason if solution_type is not None else ""
+    evaluation._change_reason = reason
+    bump(evaluation)
+    save_as(evaluation, user)
     return evaluation
 
 

@@ -169,8 +169,20 @@ def _summary(data: EvaluationData, scenario_fit: dict) -> dict:
         for c in data.eliminated
     ]
     decision = data.decision
+    scenarios = [s.name for s in sorted(e.scenarios.all(), key=lambda s: (s.order, s.pk))]
     return {
-        "scenarios": [s.name for s in sorted(e.scenarios.all(), key=lambda s: (s.order, s.pk))],
+        # The method's chain: scenario -> the type that carries the main responsibility -> tools
+        # (the chosen ones once decided, else the shortlist).
+        "chain": {
+            "scenarios": scenarios,
+            "type": e.main_type.name if e.main_type else None,
+            "type_reason": e.main_type_reason,
+            "tools": sorted(c.solution.name for c in decision.chosen.all())
+            if decision is not None and decision.chosen.all()
+            else [c["name"] for c in shortlist],
+            "decided": decision is not None and bool(decision.chosen.all()),
+        },
+        "scenarios": scenarios,
         "context": context,
         "shortlist": shortlist,
         "eliminated": eliminated,

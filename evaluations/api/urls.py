@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import candidates, constraints, views
+from . import candidates, constraints, types, views
 
 app_name = "evaluations-api"
 
@@ -53,6 +53,7 @@ urlpatterns = [
         candidates.AnswerView.as_view(),
         name="answer_detail",
     ),
+    path(EVALUATION + "type/", types.TypeStepView.as_view(), name="type_step"),
     path(
         EVALUATION + "constraints/",
         constraints.ConstraintCheckListView.as_view(),
