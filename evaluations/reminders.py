@@ -177,54 +177,55 @@ def hard_constraints(data: EvaluationData):
     for candidate_pk, checks in constraint_checks(data).items():
         if not checks:
             continue
-        candidate = checks[0].candidate
-        name = candidate.solution.name
-        fix_url = _url("evaluation_shortlist", data, f"#constraints-{candidate_pk}")
-        violated = [c for c in checks if c.blocks_decision]
-        if violated:
-            yield Reminder(
-                key=f"constraint-violated:{candidate_pk}",
-                severity="high",
-                title=_("%(c)s violates a hard constraint: %(what)s")
-                % {"c": name, "what": _constraint_names(violated)},
-                why=_(
+        name = checks[0].candidate.solution.name
+        kinds = [
+            (
+                "violated",
+                "high",
+                Verdict.VIOLATES,
+                [c for c in checks if c.blocks_decision],
+                _("%(c)s violates a hard constraint: %(what)s"),
+                _(
                     "The catalog says %(c)s has no support for %(caps)s. A decision that chooses "
                     "it is refused unless the owner waives the constraint with a reason."
-                )
-                % {"c": name, "caps": _capability_names(violated, Verdict.VIOLATES)},
-                fix_url=fix_url,
-                fix_label=_("See the constraint check"),
-            )
-        unverified = [c for c in checks if c.verdict == Verdict.UNVERIFIED]
-        if unverified:
-            yield Reminder(
-                key=f"constraint-unverified:{candidate_pk}",
-                severity="medium",
-                title=_("%(c)s: hard constraint not verified: %(what)s")
-                % {"c": name, "what": _constraint_names(unverified)},
-                why=_(
+                ),
+                _("See the constraint check"),
+            ),
+            (
+                "unverified",
+                "medium",
+                Verdict.UNVERIFIED,
+                [c for c in checks if c.verdict == Verdict.UNVERIFIED],
+                _("%(c)s: hard constraint not verified: %(what)s"),
+                _(
                     "The catalog does not know whether %(c)s supports %(caps)s. Verify it in the "
                     "POC before a decision relies on it."
-                )
-                % {"c": name, "caps": _capability_names(unverified, Verdict.UNVERIFIED)},
-                fix_url=fix_url,
-                fix_label=_("Add the verifying POC case"),
-            )
-        partial = [c for c in checks if c.verdict == Verdict.PARTIAL]
-        if partial:
-            yield Reminder(
-                key=f"constraint-partial:{candidate_pk}",
-                severity="medium",
-                title=_("%(c)s only partly meets: %(what)s")
-                % {"c": name, "what": _constraint_names(partial)},
-                why=_(
+                ),
+                _("Add the verifying POC case"),
+            ),
+            (
+                "partial",
+                "medium",
+                Verdict.PARTIAL,
+                [c for c in checks if c.verdict == Verdict.PARTIAL],
+                _("%(c)s only partly meets: %(what)s"),
+                _(
                     "The catalog claims only partial support by %(c)s for %(caps)s. Read what "
                     "the claim leaves out and ask the vendor or test it in the POC."
+                ),
+                _("See the constraint check"),
+            ),
+        ]
+        for kind, severity, verdict, found, title, why, label in kinds:
+            if found:
+                yield Reminder(
+                    key=f"constraint-{kind}:{candidate_pk}",
+                    severity=severity,
+                    title=title % {"c": name, "what": _constraint_names(found)},
+                    why=why % {"c": name, "caps": _capability_names(found, verdict)},
+                    fix_url=_url("evaluation_shortlist", data, f"#constraints-{candidate_pk}"),
+                    fix_label=label,
                 )
-                % {"c": name, "caps": _capability_names(partial, Verdict.PARTIAL)},
-                fix_url=fix_url,
-                fix_label=_("See the constraint check"),
-            )
 
 
 @reminder
