@@ -1,16 +1,16 @@
 """Races: 50 people save the same row at the same moment, for every versioned write there is.
 
 A versioned write is a page save or an API write that names the version it edited (optimistic
-concurrency: common/concurrency.py; pages common/views.py, API common/http.py). For each of the
-14 page writes and 14 API writes, 50 threads, each with its own signed-in client
-(django.test.Client for pages, rest_framework.test.APIClient for the API) as the evaluation's
-owner or editor, wait on one barrier and then send the same current version, each with a value of
-its own. Exactly one wins (with the status that route answers a save: 200 for an htmx row, 302
-for a page that redirects, 200 or 201 from the API), the other 49 are refused as stale (pages:
-409; API: 412 when the version came as If-Match, 409 when it came in the body, half each),
-nothing answers 500 or hangs, the row holds the winner's value, its version went up by exactly
-one, and its history holds the winner's save and nobody else's. Rows nobody saved yet are raced
-too (version 0: exactly one creates the row).
+concurrency: common/concurrency.py; pages common/views.py, API common/http.py). For each one, 50
+threads, each with its own signed-in client (django.test.Client for pages,
+rest_framework.test.APIClient for the API) as the evaluation's owner or editor, wait on one
+barrier and then send the same current version, each with a value of its own. Exactly one wins
+(with the status that route answers a save: 200 for an htmx row, 302 for a page that redirects,
+200 or 201 from the API), the other 49 are refused as stale (pages: 409; API: 412 when the
+version came as If-Match, 409 when it came in the body, half each), nothing answers 500 or
+hangs, the row holds the winner's value, its version went up by exactly one, and its history
+holds the winner's save and nobody else's. Rows nobody saved yet are raced too (version 0:
+exactly one creates the row).
 
 Which writes are versioned is found, not listed by hand: every page form with a VersionField,
 every page write in the URLconf (each PageAction view and ActionRouter action, as
@@ -168,6 +168,18 @@ def page_evaluation_edit(w: World) -> Shot:
         },
         saved=lambda e: e.title,
         sent=lambda n: f"Race {n}",
+        won=302,
+    )
+
+
+def page_main_type(w: World) -> Shot:
+    slug = w.slurm.solution.solution_type.slug
+    return Shot(
+        path=w.url("evaluations:evaluation_shortlist"),
+        row=by_pk(Evaluation, w.evaluation.pk),
+        send=lambda n, v: {"action": "type", "main_type": slug, "reason": f"Why {n}", "version": v},
+        saved=lambda e: (e.main_type.slug, e.main_type_reason),
+        sent=lambda n: (slug, f"Why {n}"),
         won=302,
     )
 
@@ -389,6 +401,18 @@ def api_evaluation(w: World) -> Shot:
     )
 
 
+def api_main_type(w: World) -> Shot:
+    slug = w.volcano.solution.solution_type.slug
+    return Shot(
+        path=w.url("evaluations-api:type_step"),
+        row=by_pk(Evaluation, w.evaluation.pk),
+        send=lambda n, v: {"type": slug, "reason": f"API why {n}"},
+        saved=lambda e: (e.main_type.slug, e.main_type_reason),
+        sent=lambda n: (slug, f"API why {n}"),
+        won=200,
+    )
+
+
 def api_context_answer(w: World) -> Shot:  # the answer the page race created
     key = "ray_workloads"
     return Shot(
@@ -561,6 +585,13 @@ RACES = [
     Race("page", "evaluations:evaluation_edit", "", page_evaluation_edit, ev_forms.EvaluationForm),
     Race(
         "page",
+        "evaluations:evaluation_shortlist",
+        "type",
+        page_main_type,
+        ev_forms.TypeDecisionForm,
+    ),
+    Race(
+        "page",
         "evaluations:context_answer_save",
         "",
         page_context_answer,
@@ -591,6 +622,7 @@ RACES = [
     Race("page", "poc:cell", "", page_score, poc_forms.ScoreForm),
     Race("page", "poc:cell", "", page_consensus, poc_forms.ConsensusForm),
     Race("api", "evaluations-api:evaluation_detail", "PATCH", api_evaluation),
+    Race("api", "evaluations-api:type_step", "PUT", api_main_type),
     Race("api", "evaluations-api:context_answer", "PUT", api_context_answer),
     Race("api", "evaluations-api:candidate_restore", "POST", api_restore),
     Race("api", "evaluations-api:candidate_eliminate", "POST", api_eliminate),
