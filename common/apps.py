@@ -18,6 +18,7 @@ class CommonConfig(AppConfig):
     verbose_name = _("Common")
 
     def ready(self):
+        from . import lookups  # noqa: F401  (registers IntegerFieldIn)
         from .seeding import register
 
         register("roles", role_groups_load_seed)

@@ -196,6 +196,7 @@ class ScorecardView(EvaluationMixin, PageAction, View):
     tab = "poc"
     template_name = "poc/scorecard.html"
     form_class = SubmitScoresForm
+    errors_as_message = True  # the form is a row's button: a refused candidate id is a message
 
     def context(self, form=None, error=None, **extra):
         card = scorecard(self.evaluation, self.request.user)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from decimal import Decimal
 
 from django import forms
@@ -199,7 +200,10 @@ class CostsView(EvaluationMixin, PageAction, View):
 
     def get_form(self, data=None, files=None, **kwargs):
         if data is not None and data.get("target") == "settings":
-            return CostSettingsForm(data, instance=cost_settings(self.evaluation))
+            # A copy: a model form writes what it read into its instance, and the page that
+            # refuses the form computes its totals from the saved settings (evaluation.cost),
+            # which must not hold the refused values (years 123: ValueError, a 500).
+            return CostSettingsForm(data, instance=copy.copy(cost_settings(self.evaluation)))
         candidate = candidate_get(self.evaluation, (data or {}).get("candidate"))
         return CostInputForm(data, instance=cost_input(candidate), prefix=f"c{candidate.pk}")
 
