@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.http import Http404
+from django.utils.translation import gettext as _
 
-from catalog.models import ShortlistRule, Solution, SolutionType
+from catalog.models import Scenario, ShortlistRule, Solution, SolutionType
+from common.templatetags.lists import listing
 
 from .models import (
     AnswerValue,
@@ -190,33 +192,127 @@ def evaluation_data_list(user) -> list[EvaluationData]:
     return evaluation_data_many(qs, viewer=user)
 
 
+class FitLevel:
+    """How a solution stands against the evaluation's scenarios (SPEC §1.1: scenario first)."""
+
+    FITS = "fits"  # the catalog lists it for every scenario of the evaluation
+    PARTIAL = "partial"  # for some of them
+    OFF = "off"  # for none: off-scenario
+
+    ORDER = {FITS: 0, PARTIAL: 1, OFF: 2}
+
+
+@dataclass(frozen=True)
+class ScenarioFit:
+    """A solution against the evaluation's scenarios, read from the catalog (`Solution.scenarios`).
+
+    `fits` and `misses` split the evaluation's scenarios; `listed` is every scenario the catalog
+    lists the solution for, the "why" an off-scenario solution is off."""
+
+    solution: Solution
+    fits: tuple[Scenario, ...]
+    misses: tuple[Scenario, ...]
+    listed: tuple[Scenario, ...]
+
+    @property
+    def level(self) -> str:
+        if not self.fits:
+            return FitLevel.OFF
+        return FitLevel.PARTIAL if self.misses else FitLevel.FITS
+
+    @property
+    def on_scenario(self) -> bool:
+        return bool(self.fits)
+
+    @property
+    def reason(self) -> str:
+        """One sentence in the active language: what the catalog says, for this evaluation."""
+        names = {"solution": self.solution.name}
+        if self.level == FitLevel.FITS:
+            return _("The catalog lists %(solution)s for %(fits)s.") % {
+                **names,
+                "fits": listing(self.fits),
+            }
+        if self.level == FitLevel.PARTIAL:
+            return _("The catalog lists %(solution)s for %(fits)s, not for %(misses)s.") % {
+                **names,
+                "fits": listing(self.fits),
+                "misses": listing(self.misses),
+            }
+        if self.listed:
+            return _(
+                "The catalog does not list %(solution)s for %(misses)s; it lists it for %(listed)s."
+            ) % {**names, "misses": listing(self.misses), "listed": listing(self.listed)}
+        return _("The catalog lists %(solution)s for no scenario.") % names
+
+
+def scenario_fit(solution: Solution, scenarios) -> ScenarioFit:
+    """How `solution` fits the evaluation's `scenarios`. Reads `solution.scenarios.all()`:
+    prefetch it (`solution__scenarios`) when fitting many solutions."""
+    listed = sorted(solution.scenarios.all(), key=lambda s: (s.order, s.pk))
+    listed_pks = {s.pk for s in listed}
+    wanted = sorted(scenarios, key=lambda s: (s.order, s.pk))
+    return ScenarioFit(
+        solution=solution,
+        fits=tuple(s for s in wanted if s.pk in listed_pks),
+        misses=tuple(s for s in wanted if s.pk not in listed_pks),
+        listed=tuple(listed),
+    )
+
+
+def candidate_fits(data: EvaluationData) -> list[tuple[Candidate, ScenarioFit]]:
+    """Every candidate of the evaluation with its scenario fit (one query for all of them)."""
+    candidates = data.candidates
+    prefetch_related_objects(candidates, "solution__scenarios")
+    scenarios = list(data.evaluation.scenarios.all())
+    return [(c, scenario_fit(c.solution, scenarios)) for c in candidates]
+
+
 @dataclass
 class Suggestion:
     solution: Solution
     rules: list[ShortlistRule]
     already: Candidate | None = None
+    fit: ScenarioFit | None = None
 
 
 def shortlist_suggest(evaluation: Evaluation) -> list[Suggestion]:
-    """Apply the catalog's shortlist rules to the context answers (SPEC §1.4)."""
+    """Apply the catalog's shortlist rules to the context answers (SPEC §1.4).
+
+    Each suggestion carries its fit with the evaluation's scenarios. Scenario comes first:
+    solutions the catalog lists for every scenario of the evaluation come first, then those it
+    lists for some, then off-scenario ones, which stay (a rule still suggests them) but are
+    marked with the reason."""
     yes = set(
         evaluation.context_answers.filter(value=AnswerValue.YES).values_list(
             "question__key", flat=True
         )
     )
     existing = {c.solution_id: c for c in evaluation.candidates.all()}
+    scenarios = list(evaluation.scenarios.all())
     found: dict[int, Suggestion] = {}
     rules = ShortlistRule.objects.filter(is_active=True).prefetch_related(
         Prefetch(
             "solutions",
-            queryset=Solution.objects.filter(is_active=True).select_related("solution_type"),
+            queryset=Solution.objects.filter(is_active=True)
+            .select_related("solution_type")
+            .prefetch_related("scenarios"),
         )
     )
     for rule in rules:
         if rule.facts and set(rule.facts) <= yes:
             for solution in rule.solutions.all():
-                suggestion = found.setdefault(
-                    solution.pk, Suggestion(solution, [], existing.get(solution.pk))
-                )
+                suggestion = found.get(solution.pk)
+                if suggestion is None:
+                    suggestion = found[solution.pk] = Suggestion(
+                        solution, [], existing.get(solution.pk), scenario_fit(solution, scenarios)
+                    )
                 suggestion.rules.append(rule)
-    return sorted(found.values(), key=lambda s: (s.solution.solution_type.order, s.solution.name))
+    return sorted(
+        found.values(),
+        key=lambda s: (
+            FitLevel.ORDER[s.fit.level],
+            s.solution.solution_type.order,
+            s.solution.name,
+        ),
+    )

@@ -21,7 +21,7 @@ from .forms import (
     WaiverForm,
 )
 from .scoped import EvaluationMixin
-from .selectors import candidate_get, shortlist_suggest
+from .selectors import candidate_fits, candidate_get, shortlist_suggest
 
 
 class ShortlistPage(EvaluationMixin, PageAction):
@@ -38,6 +38,7 @@ class ShortlistPage(EvaluationMixin, PageAction):
         user, evaluation = self.request.user, self.evaluation
         return {
             "suggestions": shortlist_suggest(evaluation),
+            "candidate_rows": candidate_fits(self.data),
             "error": error,
             "carried": carried_constraints(self.data),
             "constraint_rows": [(c, checks[c.pk]) for c in self.data.shortlisted if checks[c.pk]],

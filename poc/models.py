@@ -9,7 +9,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from catalog.models import Capability
+from catalog.models import Capability, Scenario
 from common.concurrency import VersionedModel
 from common.fields import LONG_TEXT, BoundedTextField
 from common.validators import key_validator
@@ -107,9 +107,22 @@ class TestCase(MetricFields):
 
 
 class ScenarioProfile(models.Model):
+    """Group weights for one kind of evaluation. The scenarios it serves choose it as the
+    default of an evaluation's plan (poc.selectors.plan_default_profile)."""
+
     key = models.CharField(_("key"), max_length=40, unique=True, validators=[key_validator])
     name = models.CharField(_("name"), max_length=100)
     order = models.PositiveSmallIntegerField(_("order"), default=0)
+    scenarios = models.ManyToManyField(
+        Scenario,
+        blank=True,
+        related_name="poc_profiles",
+        verbose_name=_("serves scenarios"),
+        help_text=_(
+            "An evaluation whose scenarios all lead to this profile starts its POC plan from "
+            "these weights."
+        ),
+    )
 
     class Meta:
         ordering = ["order", "pk"]

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from catalog.models import Capability
+from catalog.models import Capability, Scenario
 from common.concurrency import bump, lock_and_check, lock_or_new
 from common.exceptions import Conflict, Forbidden
 from common.history import save_as
@@ -38,6 +38,7 @@ from .models import (
     TestCase,
     TestGroup,
 )
+from .selectors import plan_default_profile
 
 SEED_FILE = Path(__file__).resolve().parent / "seed" / "poc.yaml"
 EVIDENCE_TYPES = {
@@ -119,10 +120,15 @@ def poc_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
         if unknown:
             raise ValueError(f"case {item['key']}: unknown capabilities {unknown}")
         case.verifies.set([capabilities[slug] for slug in item.get("verifies", [])])
+    scenarios = {s.slug: s for s in Scenario.objects.all()}
     for order, item in enumerate(data["profiles"], start=1):
         profile, _created = ScenarioProfile.objects.update_or_create(
             key=item["key"], defaults={"order": order, **texts("name", item["name"])}
         )
+        unknown = sorted(set(item.get("scenarios", [])) - set(scenarios))
+        if unknown:
+            raise ValueError(f"profile {item['key']}: unknown scenarios {unknown}")
+        profile.scenarios.set([scenarios[slug] for slug in item.get("scenarios", [])])
         for group_key, weight in item["weights"].items():
             ProfileWeight.objects.update_or_create(
                 profile=profile,
@@ -141,11 +147,15 @@ def poc_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
 
 @transaction.atomic
 def plan_init(*, user, evaluation: Evaluation) -> int:
-    """Give the evaluation every group (default weights) and every active library case not in
-    its plan yet. Returns how many cases were added."""
+    """Give the evaluation every group and every active library case not in its plan yet.
+    Returns how many cases were added.
+
+    A group new to the plan takes its weight from the profile the evaluation's scenarios choose
+    (`selectors.plan_default_profile`); groups already in the plan keep their weights."""
     _require(user, "poc.change_plan", evaluation)
+    weights = _default_weights(evaluation)
     for group in TestGroup.objects.all():
-        _ensure_group(evaluation, group, user)
+        _ensure_group(evaluation, group, user, weights)
     have = set(
         evaluation.poc_cases.exclude(source_case=None).values_list("source_case_id", flat=True)
     )
@@ -185,9 +195,21 @@ def plan_case_add_library(*, user, evaluation: Evaluation, case: TestCase) -> Pl
     return plan_case_from_library(evaluation, case, user)
 
 
-def _ensure_group(evaluation, group, user) -> None:
-    if not PlanGroup.objects.filter(evaluation=evaluation, group=group).exists():
-        save_as(PlanGroup(evaluation=evaluation, group=group, weight=group.default_weight), user)
+def _default_weights(evaluation: Evaluation) -> dict[int, Decimal]:
+    """Group id → weight of the profile the evaluation's scenarios choose."""
+    profile = plan_default_profile(evaluation).profile
+    return {w.group_id: w.weight for w in profile.weights.all()} if profile else {}
+
+
+def _ensure_group(evaluation, group, user, weights: dict[int, Decimal] | None = None) -> None:
+    """Add the group to the plan if missing, weighted by the evaluation's default profile (or
+    the group's default weight when the profile does not weight it)."""
+    if PlanGroup.objects.filter(evaluation=evaluation, group=group).exists():
+        return
+    if weights is None:
+        weights = _default_weights(evaluation)
+    weight = weights.get(group.pk, group.default_weight)
+    save_as(PlanGroup(evaluation=evaluation, group=group, weight=weight), user)
 
 
 VERIFY_GROUP = "governance"  # where an own verification case goes when no library case fits

@@ -35,8 +35,17 @@ from .forms import (
     VerifyCapabilityForm,
     WeightForm,
 )
-from .models import Evidence, Outcome, PlanCase, PlanGroup, ScenarioProfile, Score
-from .selectors import evidence_for_download, plan_cases, plan_groups, results, scorecard
+from .models import Evidence, Outcome, PlanCase, PlanGroup, Score
+from .selectors import (
+    evidence_for_download,
+    plan_cases,
+    plan_default_profile,
+    plan_groups,
+    profile_in_use,
+    profiles_with_scenarios,
+    results,
+    scorecard,
+)
 
 
 class PlanPage(EvaluationMixin, PageAction):
@@ -51,10 +60,14 @@ class PlanPage(EvaluationMixin, PageAction):
         e = self.evaluation
         extra.setdefault("custom_form", CustomCaseForm())
         extra.setdefault("library_form", LibraryCaseForm(evaluation=e))
+        groups = plan_groups(e)
+        profiles = profiles_with_scenarios()
         return {
-            "groups": plan_groups(e),
+            "groups": groups,
             "cases": plan_cases(e),
-            "profiles": ScenarioProfile.objects.all(),
+            "profiles": profiles,
+            "default_profile": plan_default_profile(e, profiles),
+            "profile_in_use": profile_in_use(groups, profiles),
             "can_change_plan": self.request.user.has_perm("poc.change_plan", e),
             "error": error,
             **extra,

@@ -31,7 +31,7 @@ from ..models import (
 )
 from ..reminders import reminders_for
 from ..rules import member_role
-from ..selectors import EvaluationData
+from ..selectors import EvaluationData, FitLevel
 
 User = get_user_model()
 
@@ -266,9 +266,47 @@ class RuleBriefSerializer(serializers.Serializer):
     reason = serializers.CharField()
 
 
+class SlugsField(serializers.ListField):
+    """Catalog rows (here scenarios) shown by their slugs, read-only."""
+
+    def __init__(self, **kwargs):
+        super().__init__(child=serializers.SlugField(), read_only=True, **kwargs)
+
+    def to_representation(self, data):
+        return [row.slug for row in data]
+
+
+class ScenarioFitSerializer(serializers.Serializer):
+    """A solution against the evaluation's scenarios, read from `Solution.scenarios`."""
+
+    level = serializers.ChoiceField(
+        choices=[FitLevel.FITS, FitLevel.PARTIAL, FitLevel.OFF],
+        help_text="fits: the catalog lists the solution for every scenario of the evaluation; "
+        "partial: for some of them; off: for none (off-scenario, still suggested).",
+    )
+    on_scenario = serializers.BooleanField(
+        help_text="True when the solution fits at least one of the evaluation's scenarios."
+    )
+    fits = SlugsField(
+        help_text="Slugs of the evaluation's scenarios the solution fits.",
+    )
+    misses = SlugsField(
+        help_text="Slugs of the evaluation's scenarios the solution does not fit.",
+    )
+    listed = SlugsField(
+        help_text="Slugs of every scenario the catalog lists the solution for.",
+    )
+    reason = serializers.CharField(
+        help_text="Why, in one sentence in the request's language (Accept-Language)."
+    )
+
+
 class SuggestionSerializer(serializers.Serializer):
+    """One suggestion. The list comes on-scenario first: fits, then partial, then off."""
+
     solution = SolutionBriefSerializer()
     rules = RuleBriefSerializer(many=True)
+    scenario_fit = ScenarioFitSerializer(source="fit")
     already_candidate = serializers.SerializerMethodField()
 
     def get_already_candidate(self, suggestion) -> int | None:

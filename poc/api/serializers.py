@@ -131,11 +131,34 @@ class ProfileWeightSerializer(serializers.Serializer):
 
 class ScenarioProfileSerializer(serializers.ModelSerializer):
     weights = ProfileWeightSerializer(many=True, read_only=True)
+    scenarios = serializers.SlugRelatedField(
+        slug_field="slug",
+        many=True,
+        read_only=True,
+        help_text="Slugs of the catalog scenarios this profile serves: an evaluation whose "
+        "scenarios all lead to it starts its plan from its weights.",
+    )
 
     class Meta:
         model = ScenarioProfile
-        fields = ("key", "name", "weights")
+        fields = ("key", "name", "scenarios", "weights")
         read_only_fields = fields
+
+
+class ProfileChoiceSerializer(serializers.Serializer):
+    """The profile the evaluation's plan starts from (poc.selectors.ProfileChoice)."""
+
+    key = serializers.CharField(
+        source="profile.key",
+        allow_null=True,
+        help_text="null: no profile; new groups take their default weights.",
+    )
+    name = serializers.CharField(source="profile.name", allow_null=True)
+    scenario_led = serializers.BooleanField(
+        help_text="True when every scenario of the evaluation leads to this profile; false "
+        "when they disagree (or one has no profile) and the plan starts balanced."
+    )
+    reason = serializers.CharField(help_text="Why, in the request's language.")
 
 
 # --- the plan --------------------------------------------------------------------------------
@@ -187,6 +210,10 @@ class PlanCaseSerializer(serializers.Serializer):
 class PlanSerializer(serializers.Serializer):
     groups = PlanGroupSerializer(many=True)
     cases = PlanCaseSerializer(many=True)
+    default_profile = ProfileChoiceSerializer(
+        help_text="The scenario profile the evaluation's scenarios choose; groups new to the "
+        "plan take its weights."
+    )
 
 
 class PlanInitSerializer(PlanSerializer):

@@ -55,6 +55,7 @@ from ..models import (
 from ..selectors import (
     Scorecard,
     plan_cases,
+    plan_default_profile,
     plan_groups,
     results,
     scorecard,
@@ -101,7 +102,9 @@ class ProfileLibraryView(generics.ListAPIView):
 
     def get_queryset(self):
         weights = ProfileWeight.objects.select_related("group").order_by("group__order", "pk")
-        return ScenarioProfile.objects.prefetch_related(Prefetch("weights", queryset=weights))
+        return ScenarioProfile.objects.prefetch_related(
+            Prefetch("weights", queryset=weights), "scenarios"
+        )
 
 
 # --- shared plumbing -------------------------------------------------------------------------
@@ -133,7 +136,11 @@ def _plan_group(evaluation: Evaluation, key: str) -> PlanGroup:
 
 
 def _plan(evaluation: Evaluation) -> dict:
-    return {"groups": plan_groups(evaluation), "cases": list(plan_cases(evaluation))}
+    return {
+        "groups": plan_groups(evaluation),
+        "cases": list(plan_cases(evaluation)),
+        "default_profile": plan_default_profile(evaluation),
+    }
 
 
 # --- the plan --------------------------------------------------------------------------------
