@@ -17,11 +17,13 @@ from .forms import (
     AddCandidateForm,
     EliminateCandidateForm,
     RestoreCandidateForm,
+    TypeDecisionForm,
     WaiveForm,
     WaiverForm,
 )
 from .scoped import EvaluationMixin
 from .selectors import candidate_fits, candidate_get, shortlist_suggest
+from .types import outside_main_type, type_options
 
 
 class ShortlistPage(EvaluationMixin, PageAction):
@@ -44,6 +46,8 @@ class ShortlistPage(EvaluationMixin, PageAction):
             "constraint_rows": [(c, checks[c.pk]) for c in self.data.shortlisted if checks[c.pk]],
             "can_waive": user.has_perm("evaluations.waive_constraint", evaluation),
             "can_plan": user.has_perm("poc.change_plan", evaluation),
+            "type_options": type_options(self.data),
+            "outside_type": {c.pk for c in outside_main_type(self.data)},
             **extra,
         }
 
@@ -132,12 +136,27 @@ class ConstraintUnwaiveView(ShortlistPage, View):
         )
 
 
+class TypeDecideView(ShortlistPage, View):
+    form_class = TypeDecisionForm
+    success_message = gettext_lazy("Type recorded; it is kept in the history.")
+
+    def perform(self, form):
+        return services.evaluation_type_decide(
+            user=self.request.user,
+            evaluation=self.evaluation,
+            solution_type=form.cleaned_data["main_type"],
+            reason=form.cleaned_data["reason"],
+            expected_version=form.cleaned_data["version"],
+        )
+
+
 class ShortlistView(ActionRouter, ShortlistPage, View):
     actions = {
         "accept": CandidatesAcceptView,
         "add": CandidateAddView,
         "eliminate": CandidateEliminateView,
         "restore": CandidateRestoreView,
+        "type": TypeDecideView,
         "waive": ConstraintWaiveView,
         "unwaive": ConstraintUnwaiveView,
     }
