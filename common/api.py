@@ -1,13 +1,20 @@
-"""One exception handler for the API: domain errors become 400/403/409/412 with a message."""
+"""One exception handler for the API: domain errors become 400/403/409/412 with a message, and
+deleting a row other rows still refer to is a 409. A URL under /api/ that names nothing answers
+404 in JSON, like the API's other errors (config.urls' handler404)."""
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connections
+from django.db.models import ProtectedError, RestrictedError
+from django.http import JsonResponse
+from django.utils.translation import gettext
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from .exceptions import DomainError
+from .templatetags.lists import listing
 
 
 def _domain_body(exc: DomainError, context) -> dict:
@@ -21,6 +28,16 @@ def _domain_body(exc: DomainError, context) -> dict:
         current = exc.current
         body["current"] = serializer(current) if serializer else {"version": current.version}
     return body
+
+
+def _still_referred_to(exc: ProtectedError | RestrictedError) -> dict:
+    """PROTECT and RESTRICT refuse a delete (e.g. a catalog solution that candidates name)."""
+    rows = exc.protected_objects if isinstance(exc, ProtectedError) else exc.restricted_objects
+    kinds = sorted({str(row._meta.verbose_name_plural) for row in rows})
+    return {
+        "detail": gettext("This cannot be deleted while other records refer to it: %(kinds)s.")
+        % {"kinds": listing(kinds)}
+    }
 
 
 def _atomic_view(context) -> bool:
@@ -37,6 +54,8 @@ def exception_handler(exc, context):
         response = Response(detail, status=status.HTTP_400_BAD_REQUEST)
     elif isinstance(exc, DomainError):
         response = Response(_domain_body(exc, context), status=exc.status_code)
+    elif isinstance(exc, ProtectedError | RestrictedError):
+        response = Response(_still_referred_to(exc), status=status.HTTP_409_CONFLICT)
     else:
         if isinstance(exc, PermissionDenied):
             exc = exceptions.PermissionDenied()
@@ -59,3 +78,10 @@ def exception_handler(exc, context):
     if atomic:
         set_rollback()
     return response
+
+
+def not_found(request, exception):
+    """handler404: an API client gets JSON wherever it knocks, pages get the HTML page."""
+    if request.path_info.startswith("/api/"):
+        return JsonResponse({"detail": str(exceptions.NotFound.default_detail)}, status=404)
+    return defaults.page_not_found(request, exception)

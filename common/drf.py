@@ -1,9 +1,10 @@
-"""The classes DRF settings name (DEFAULT_PAGINATION_CLASS, DEFAULT_METADATA_CLASS). They live
-apart from common.api, which imports rest_framework.views: that module reads these settings
-while it loads, so a class named there must not import it back."""
+"""The classes DRF settings name (DEFAULT_PAGINATION_CLASS, DEFAULT_METADATA_CLASS, the multipart
+one of DEFAULT_PARSER_CLASSES). They live apart from common.api, which imports
+rest_framework.views: that module reads these settings while it loads, so a class named there
+must not import it back."""
 
 from django.utils.translation import gettext
-from rest_framework import exceptions
+from rest_framework import exceptions, parsers
 from rest_framework.metadata import SimpleMetadata
 from rest_framework.pagination import LimitOffsetPagination
 
@@ -30,3 +31,18 @@ class Metadata(SimpleMetadata):
 
     def determine_actions(self, request, view):
         return {}
+
+
+class MultiPartParser(parsers.MultiPartParser):
+    """Multipart bodies whose text parts hold no NUL. common.middleware refuses NUL in every other
+    body, but cannot read a multipart one without parsing its uploads first (files may hold any
+    byte); a text part with NUL would reach a lookup and fail on PostgreSQL."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        parsed = super().parse(stream, media_type, parser_context)
+        for key, values in parsed.data.lists():
+            if any("\x00" in text for text in (key, *values)):
+                raise exceptions.ParseError(
+                    gettext("Text may not contain NUL characters (\\0); remove them and try again.")
+                )
+        return parsed

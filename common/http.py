@@ -10,14 +10,18 @@ exist yet the version is 0, so creating it needs no precondition.
 
 from __future__ import annotations
 
+import copy
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from django.core.exceptions import FieldDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiResponse
-from rest_framework import serializers
+from drf_spectacular import openapi
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import permissions, serializers
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.response import Response
 
@@ -140,12 +144,14 @@ class ConflictSerializer(ErrorSerializer):
 def error_responses(*codes: int) -> dict:
     """The documented error answers of an operation, by status code."""
     described = {
-        400: (None, "Invalid input; the body names each bad field."),
+        400: (OpenApiTypes.OBJECT, "Invalid input; the body names each bad field."),
+        401: (ErrorSerializer, "Sign in first: HTTP Basic or a session."),
         403: (ErrorSerializer, "Your role in this evaluation does not allow this."),
         404: (ErrorSerializer, "Not found, or you are not a member of this evaluation."),
         409: (
             ConflictSerializer,
-            "Not possible in the current state, or your body version is stale.",
+            "Not possible in the current state, your body version is stale, or (deleting) other "
+            "rows still refer to it.",
         ),
         412: (ConflictSerializer, "If-Match names a version that is no longer saved."),
         428: (ErrorSerializer, "Send If-Match or version to update a saved row."),
@@ -159,3 +165,56 @@ def error_responses(*codes: int) -> dict:
 READ_ERRORS = error_responses(404)
 WRITE_ERRORS = error_responses(400, 403, 404, 409)
 VERSIONED_WRITE_ERRORS = error_responses(400, 403, 404, 409, 412, 428)
+
+
+def _blank_in_model(field) -> bool:
+    """Whether the model field behind a serializer field may hold ""."""
+    model = getattr(getattr(field.parent, "Meta", None), "model", None)
+    try:
+        return model._meta.get_field(field.source).blank
+    except (AttributeError, FieldDoesNotExist):
+        return False
+
+
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description='The ETag of your GET, e.g. "3": the version you edited, instead of `version` '
+    "in the body. A stale one gets 412.",
+    pattern=r'^(W/)?("[0-9]+"|[0-9]+)$',
+)
+
+
+class AutoSchema(openapi.AutoSchema):
+    """The API's schema generator (DEFAULT_SCHEMA_CLASS). Each view documents its own errors;
+    this adds the ones any request can get: 400 (a NUL character in the path, query or body, a
+    malformed query or body), 401 (not signed in), 403 for a write (the role may not) and 404
+    when the path names something. A write that documents 412 takes If-Match."""
+
+    def get_override_parameters(self):
+        parameters = super().get_override_parameters()
+        responses = self.get_response_serializers()
+        if isinstance(responses, dict) and 412 in responses:
+            parameters = [*parameters, IF_MATCH]
+        return parameters
+
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        codes = [400, 401]
+        if self.method not in permissions.SAFE_METHODS:
+            codes.append(403)
+        if "{" in self.path:
+            codes.append(404)
+        for code, response in error_responses(*codes).items():
+            if str(code) not in responses:
+                responses[str(code)] = self._get_response_for_code(response, str(code))
+        return responses
+
+    def _insert_field_validators(self, field, schema):
+        # DRF drops allow_blank from a read-only model field, but the row may hold "" (e.g. an
+        # answer without an evidence link): let the schema admit "" as a writable field's does.
+        if field.read_only and isinstance(field, serializers.CharField) and _blank_in_model(field):
+            field = copy.copy(field)
+            field.allow_blank = True
+        super()._insert_field_validators(field, schema)

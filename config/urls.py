@@ -46,3 +46,5 @@ urlpatterns = [
         name="api-docs",
     ),
 ]
+
+handler404 = "common.api.not_found"

@@ -47,6 +47,16 @@ class BilingualModelSerializer(serializers.ModelSerializer):
                     f.allow_blank = True
         return fields
 
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        # A translation nobody wrote is stored as NULL (modeltranslation's columns are
+        # nullable); like a blank one, it reads as "".
+        for name in self.translated:
+            for key in (name, f"{name}_en", f"{name}_zh_hans"):
+                if data.get(key, "") is None:
+                    data[key] = ""
+        return data
+
 
 class SolutionTypeSerializer(BilingualModelSerializer):
     translated = required_translated = ("name", "fits", "boundary")

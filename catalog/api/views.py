@@ -1,8 +1,9 @@
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from common.http import error_responses
 from common.permissions import AdminWriteSignedInRead
 
 from ..filters import CapabilityClaimFilterSet, SolutionFilterSet
@@ -19,6 +20,8 @@ from ..selectors import solution_comparison, solution_queryset
 from . import serializers as s
 
 
+# Deleting a row that others refer to (a solution candidates name, a type solutions have): 409.
+@extend_schema_view(destroy=extend_schema(responses={204: None, **error_responses(409)}))
 class CatalogViewSet(viewsets.ModelViewSet):
     permission_classes = [AdminWriteSignedInRead]
     lookup_field = "slug"

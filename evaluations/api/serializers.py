@@ -444,6 +444,9 @@ class DecisionSerializer(serializers.ModelSerializer):
     chosen = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
     chosen_solutions = serializers.SerializerMethodField()
     recorded_by = UsernameField()
+    updated_at = serializers.DateTimeField(
+        read_only=True, allow_null=True, help_text="Null before the record is first saved."
+    )
 
     class Meta:
         model = Decision

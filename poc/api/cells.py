@@ -10,9 +10,10 @@ from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.parsers import FormParser
 from rest_framework.response import Response
 
+from common.drf import MultiPartParser
 from common.exceptions import Conflict, Forbidden
 from common.http import (
     READ_ERRORS,
@@ -37,6 +38,7 @@ from ..selectors import (
     evidence_for_download,
     scorecard,
 )
+from ..services import EVIDENCE_TYPES
 from ..views import evidence_response
 from . import serializers as s
 from .views import PocView, candidate_totals, plan_case_for
@@ -261,7 +263,7 @@ class EvidenceDownloadView(PocView):
         "reviewer's only after you submitted your score for that cell (owner and viewers: "
         "any submitted score's). Served as an attachment.",
         responses={
-            (200, "application/octet-stream"): OpenApiResponse(OpenApiTypes.BINARY),
+            **{(200, kind): OpenApiResponse(OpenApiTypes.BINARY) for kind in EVIDENCE_TYPES},
             **error_responses(403, 404),
         },
     )
