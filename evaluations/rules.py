@@ -12,14 +12,19 @@ from .models import MemberRole
 
 
 def member_role(user, evaluation) -> str | None:
-    """The user's role in this evaluation (one query per evaluation object, then cached)."""
+    """The user's role in this evaluation (one query per evaluation object, then cached; none
+    when its memberships are prefetched, as on the list pages, whose reminders ask for it)."""
     if evaluation is None or not user.is_authenticated:
         return None
     cache = evaluation.__dict__.setdefault("_member_roles", {})
     if user.pk not in cache:
-        cache[user.pk] = (
-            evaluation.memberships.filter(user=user).values_list("role", flat=True).first()
-        )
+        prefetched = getattr(evaluation, "_prefetched_objects_cache", {}).get("memberships")
+        if prefetched is not None:
+            cache[user.pk] = next((m.role for m in prefetched if m.user_id == user.pk), None)
+        else:
+            cache[user.pk] = (
+                evaluation.memberships.filter(user=user).values_list("role", flat=True).first()
+            )
     return cache[user.pk]
 
 

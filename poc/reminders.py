@@ -3,8 +3,11 @@ prefetched through `selectors.EXTRA_PREFETCHES`, so lists stay at a fixed query 
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
+
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from evaluations import selectors as evaluation_selectors
 from evaluations.models import Status
@@ -24,10 +27,43 @@ def _url(data, name: str) -> str:
     return reverse(f"poc:{name}", kwargs={"pk": data.evaluation.pk})
 
 
+# The abnormal and long-running group (the library group with `happy_path` off) must carry at
+# least this share of the plan's weight, in percent. Every seeded scenario profile gives it 25 %
+# or more; below 20 % the cases where platforms differ can no longer move the result much.
+ABNORMAL_MIN_SHARE = Decimal("20")
+
+
+def _percent(value: Decimal) -> str:
+    """A share for a sentence: 12.5, 20 (one decimal at most, no trailing zero)."""
+    value = value.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    return f"{value:f}".removesuffix(".0")
+
+
+def _abnormal_share(data) -> Decimal | None:
+    """The abnormal and long-running groups' share (percent) of the weight the plan's totals
+    actually use: a group counts with its weight only when it is weighted and holds cases with
+    weight (see poc.scoring.overall). None when no group counts at all."""
+    case_weight: dict[int, Decimal] = {}
+    for case in data.evaluation.poc_cases.all():
+        case_weight[case.group_id] = case_weight.get(case.group_id, Decimal(0)) + case.weight
+    total = abnormal = Decimal(0)
+    for g in data.evaluation.poc_groups.all():
+        if g.weight > 0 and case_weight.get(g.group_id, 0) > 0:
+            total += g.weight
+            if not g.group.happy_path:
+                abnormal += g.weight
+    return abnormal * 100 / total if total > 0 else None
+
+
 @reminder
 def happy_path_only(data):
+    """SPEC §1.9, seed risk "the POC tests normal tasks only, not upgrades and failures": the
+    plan has no abnormal and long-running case, gives that group too little weight, or a
+    candidate the POC has tested has no score in it (as `data.viewer` may see scores)."""
     cases = list(data.evaluation.poc_cases.all())
-    if cases and all(c.group.happy_path for c in cases):
+    if not cases:
+        return  # no POC plan yet
+    if all(c.group.happy_path for c in cases):
         yield Reminder(
             key="poc-happy-path-only",
             severity="high",
@@ -39,6 +75,66 @@ def happy_path_only(data):
             fix_url=_url(data, "plan"),
             fix_label=_("Add abnormal and long-running cases"),
         )
+        return
+    share = _abnormal_share(data)
+    if share is not None and share < ABNORMAL_MIN_SHARE:
+        yield Reminder(
+            key="poc-abnormal-underweighted",
+            severity="medium",
+            title=_("Abnormal and long-running cases carry less than %(min)s%% of the weight")
+            % {"min": _percent(ABNORMAL_MIN_SHARE)},
+            why=_(
+                "The abnormal and long-running group carries %(share)s%% of the weight the POC "
+                "totals use; this check asks for at least %(min)s%%. Failures, upgrades and long "
+                "runs are where platforms differ; with so little weight the everyday cases "
+                "decide alone."
+            )
+            % {"share": _percent(share), "min": _percent(ABNORMAL_MIN_SHARE)},
+            fix_url=_url(data, "plan"),
+            fix_label=_("Raise the group's weight"),
+        )
+    yield from _abnormal_unscored(data)
+
+
+def _abnormal_unscored(data):
+    """Shortlisted candidates with a score on an everyday case (or every candidate, once the
+    evaluation is sealed) but none on any weighted abnormal and long-running case."""
+    weighted = {g.group_id for g in data.evaluation.poc_groups.all() if g.weight > 0}
+    abnormal = {
+        c.pk
+        for c in data.evaluation.poc_cases.all()
+        if not c.group.happy_path and c.weight > 0 and c.group_id in weighted
+    }
+    if not abnormal:
+        return  # the group weighs nothing: the share check above speaks for it
+    tested: set[int] = set()
+    abnormal_scored: set[int] = set()
+    for case, candidate_id, values, agreed in _cells(data):
+        if not values and agreed is None:
+            continue
+        if case.pk in abnormal:
+            abnormal_scored.add(candidate_id)
+        elif case.group.happy_path:
+            tested.add(candidate_id)
+    if data.evaluation.is_sealed:  # the POC is over: every candidate should have been tested
+        tested = {c.pk for c in data.shortlisted}
+    missing = [c for c in data.shortlisted if c.pk in tested and c.pk not in abnormal_scored]
+    if not missing:
+        return
+    why = _(
+        "No abnormal and long-running case has a score for: %(names)s. The POC then shows how "
+        "they run everyday work, not how they handle failures, congestion or upgrades."
+    ) % {"names": _names(c.solution.name for c in missing)}
+    if _blind(data):
+        why += " " + _("Scores hidden from you until you submit your own count as missing here.")
+    yield Reminder(
+        key="poc-abnormal-unscored",
+        severity="high",
+        title=_("Abnormal and long-running cases not scored"),
+        why=why,
+        fix_url=_url(data, "scorecard"),
+        fix_label=_("Score the abnormal and long-running cases"),
+    )
 
 
 @reminder
@@ -52,10 +148,20 @@ def empty_group(data):
             severity="medium",
             title=_("A weighted POC group has no cases"),
             why=_("These groups carry weight but have no case to score: %(groups)s.")
-            % {"groups": ", ".join(empty)},
+            % {"groups": _names(empty)},
             fix_url=_url(data, "plan"),
             fix_label=_("Add cases or set the weight to 0"),
         )
+
+
+def _blind(data) -> bool:
+    """Whether blind scoring applies to `data.viewer` (None reads everything)."""
+    viewer = data.viewer
+    return viewer is not None and not viewer.has_perm("poc.see_all_scores", data.evaluation)
+
+
+def _names(names) -> str:
+    return pgettext("list separator", ", ").join(str(n) for n in names)
 
 
 def _cells(data):
@@ -64,7 +170,7 @@ def _cells(data):
     so such a cell is left out here too, or a count would give the scores away."""
     shortlisted = {c.pk for c in data.shortlisted}
     viewer = data.viewer
-    blind = viewer is not None and not viewer.has_perm("poc.see_all_scores", data.evaluation)
+    blind = _blind(data)
     for case in data.evaluation.poc_cases.all():
         agreed = {c.candidate_id: c for c in case.consensus.all()}
         submitted: dict[int, list] = {}

@@ -5,11 +5,21 @@ from __future__ import annotations
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from evaluations import selectors as evaluation_selectors
 from evaluations.reminders import Reminder, reminder
 
-from .selectors import active_areas, matrix_view, rows_prefetch, shared_parties
+from .checks import UNANSWERED
+from .costs import total_cost_of_ownership
+from .selectors import (
+    active_areas,
+    cost_inputs_for,
+    cost_settings,
+    matrix_view,
+    rows_prefetch,
+    shared_parties,
+)
 
 evaluation_selectors.EXTRA_PREFETCHES += [
     "candidates__cost",
@@ -19,20 +29,30 @@ evaluation_selectors.EXTRA_PREFETCHES += [
 # The matrix rows ride on the candidates prefetch of the evaluation data.
 evaluation_selectors.CANDIDATE_PREFETCHES.append(rows_prefetch())
 
+OPEN_SOURCE_TYPE = "open-source"
 COMMERCIAL_TYPES = {"enterprise-platform", "cloud-managed"}
+
+
+def _parties(data) -> list:
+    """The shared parties (loaded once per page) and the evaluation's own."""
+    if "responsibility" not in data.shared:
+        data.shared["responsibility"] = (active_areas(), shared_parties())
+    return data.shared["responsibility"][1] + list(data.evaluation.parties.all())
 
 
 def _matrices(data) -> list:
     """Each shortlisted candidate's matrix, computed once per EvaluationData."""
     cache = data.__dict__.get("_matrices")
     if cache is None:
-        if "responsibility" not in data.shared:
-            data.shared["responsibility"] = (active_areas(), shared_parties())
-        areas, shared = data.shared["responsibility"]
-        parties = shared + list(data.evaluation.parties.all())
+        parties = _parties(data)
+        areas = data.shared["responsibility"][0]
         cache = [matrix_view(c, areas, parties) for c in data.shortlisted]
         data.__dict__["_matrices"] = cache
     return cache
+
+
+def _list(items) -> str:
+    return pgettext("list separator", ", ").join(str(i) for i in items)
 
 
 def _url(data, name, **kwargs):
@@ -46,22 +66,31 @@ def _cost(candidate):
         return None
 
 
+def _owner_unsettled(matrix) -> bool:
+    """Some area of the matrix has no answer, nobody accountable or two accountable. (An area
+    with its one accountable party and nobody else marked R is settled: that party does it.)"""
+    result = matrix.result
+    return bool(result.unanswered or result.gaps or result.conflicts)
+
+
 @reminder
 def price_without_responsibilities(data):
+    """Seed risk "prices compared, operating responsibilities not": a candidate has a price
+    while its matrix does not yet name one accountable party for every area."""
     matrices = {m.candidate.pk: m for m in _matrices(data)}
     priced = [c for c in data.shortlisted if (cost := _cost(c)) is not None and cost.has_price]
-    incomplete = [c for c in priced if not matrices[c.pk].result.complete]
+    incomplete = [c for c in priced if _owner_unsettled(matrices[c.pk])]
     if incomplete:
         yield Reminder(
             key="price-without-responsibilities",
             severity="high",
             title=_("Prices compared, responsibilities not"),
             why=_(
-                "Costs are entered for %(names)s, but their responsibility matrices are "
-                "incomplete. A price means little until it is clear who runs, fixes and "
-                "upgrades what."
+                "Costs are entered for %(names)s, but their responsibility matrices do not yet "
+                "name one accountable party for every area. A price means little until it is "
+                "clear who runs, fixes and upgrades what."
             )
-            % {"names": ", ".join(c.solution.name for c in incomplete)},
+            % {"names": _list(c.solution.name for c in incomplete)},
             fix_url=_url(data, "matrix", cid=incomplete[0].pk),
             fix_label=_("Complete the matrix"),
         )
@@ -69,45 +98,83 @@ def price_without_responsibilities(data):
 
 @reminder
 def open_source_without_people(data):
+    """Seed risk "open source is free, so its total cost is low": an open-source candidate
+    whose cost model (responsibility.costs, as the cost page computes it) has no people cost.
+    A candidate without cost inputs is not costed at all and is left to the cost page."""
     matrices = {m.candidate.pk: m for m in _matrices(data)}
-    try:
-        fte_cost = data.evaluation.cost.fte_cost_per_year
-    except data.evaluation.__class__.cost.RelatedObjectDoesNotExist:
-        fte_cost = None
+    settings = cost_settings(data.evaluation)
     for c in data.shortlisted:
-        if c.solution.solution_type.slug != "open-source" or _cost(c) is None:
+        cost = _cost(c)
+        if c.solution.solution_type.slug != OPEN_SOURCE_TYPE or cost is None:
             continue
-        if matrices[c.pk].fte_total == 0 or fte_cost == 0:
-            yield Reminder(
-                key=f"open-source-zero-people:{c.pk}",
-                severity="high",
-                title=_("%(s)s is costed with no internal people") % {"s": c.solution.name},
-                why=_(
-                    "Open source is not free: platform engineers, operations, security, driver "
-                    "adaptation, monitoring and user support all take people. Their cost is "
-                    "zero here."
-                ),
-                fix_url=_url(data, "matrix", cid=c.pk),
-                fix_label=_("Enter the internal effort"),
+        fte = matrices[c.pk].fte_total
+        result = total_cost_of_ownership(cost_inputs_for(settings, cost, fte))
+        if result.people_total:
+            continue
+        if fte:
+            cause = _("the loaded cost per FTE-year is set to 0")
+            fix_url, fix_label = (
+                _url(data, "costs") + "#id_fte_cost_per_year",
+                _("Set the FTE cost"),
             )
+        else:
+            cause = _("its responsibility matrix records no internal effort (0 FTE)")
+            fix_url, fix_label = _url(data, "matrix", cid=c.pk), _("Enter the internal effort")
+        yield Reminder(
+            key=f"open-source-zero-people:{c.pk}",
+            severity="high",
+            title=_("%(s)s is costed with no internal people") % {"s": c.solution.name},
+            why=_(
+                "%(s)s is open source, and its cost of ownership counts no people: %(cause)s. "
+                "Open source is not free: platform engineers, operations, security fixes, driver "
+                "adaptation, monitoring and user support all take people."
+            )
+            % {"s": c.solution.name, "cause": cause},
+            fix_url=fix_url,
+            fix_label=fix_label,
+        )
+
+
+def _governance_handed_over(data, matrix) -> list[str]:
+    """The governance areas this matrix answers without an internal accountable party (see
+    selectors.GOVERNING_KINDS), each with who is accountable instead. Unanswered areas say
+    nothing yet: the matrix checks and coverage report them."""
+    names = {p.pk: p.name for p in _parties(data)}
+    missing = {a.pk for a in matrix.governance_without_internal_owner}
+    out = []
+    for r in matrix.rows:
+        if r.area.pk not in missing or r.check.status == UNANSWERED:
+            continue
+        who = [str(names.get(pid, pid)) for pid, letter in r.letters.items() if letter == "A"]
+        if who:
+            out.append(
+                _("%(area)s (accountable: %(who)s)") % {"area": r.area.name, "who": _list(who)}
+            )
+        else:
+            out.append(_("%(area)s (nobody accountable)") % {"area": r.area.name})
+    return out
 
 
 @reminder
 def commercial_without_internal_owner(data):
+    """Seed risk "a commercial platform means no governance work": the matrix of an enterprise
+    platform or cloud service leaves the enterprise's own teams no accountable role in an area
+    marked as governance (permissions and audit, tenant quotas)."""
     for m in _matrices(data):
         c = m.candidate
-        if c.solution.solution_type.slug not in COMMERCIAL_TYPES or not m.started:
+        if c.solution.solution_type.slug not in COMMERCIAL_TYPES:
             continue
-        if m.governance_without_internal_owner:
+        handed_over = _governance_handed_over(data, m)
+        if handed_over:
             yield Reminder(
                 key=f"commercial-no-internal-owner:{c.pk}",
                 severity="high",
                 title=_("No internal owner for governance under %(s)s") % {"s": c.solution.name},
                 why=_(
-                    "A commercial platform does not govern for you. Nobody internal is "
-                    "accountable for: %(areas)s."
+                    "A commercial platform does not govern for you, yet the matrix of %(s)s "
+                    "leaves no internal team accountable for: %(areas)s."
                 )
-                % {"areas": ", ".join(a.name for a in m.governance_without_internal_owner)},
+                % {"s": c.solution.name, "areas": _list(handed_over)},
                 fix_url=_url(data, "matrix", cid=c.pk),
                 fix_label=_("Assign an internal owner"),
             )

@@ -13,6 +13,11 @@ from . import checks
 from .costs import CostInputs, CostResult, total_cost_of_ownership
 from .models import Area, AreaRow, Cell, CostInput, CostSettings, Party, PartyKind
 
+# The enterprise's own teams that can be accountable for a governance area (permissions and
+# audit, tenant quotas): its platform team and its security team. A vendor, a cloud provider or
+# an "other" party cannot govern for the enterprise, nor can the business teams being governed.
+GOVERNING_KINDS = (PartyKind.INTERNAL, PartyKind.SECURITY)
+
 
 def shared_parties() -> list[Party]:
     return list(Party.objects.filter(evaluation=None).order_by("order", "pk"))
@@ -84,7 +89,7 @@ def matrix_view(candidate: Candidate, areas: list[Area], parties: list[Party]) -
             MatrixRowView(area, row, letters, checks.check_area(area.key, cells_by_key[area.key]))
         )
     result = checks.MatrixCheck([r.check for r in rows])
-    internal = {p.pk for p in parties if p.kind == PartyKind.INTERNAL}
+    internal = {p.pk for p in parties if p.kind in GOVERNING_KINDS}
     missing_owner = [
         r.area
         for r in rows
