@@ -40,9 +40,10 @@ class MultiPartParser(parsers.MultiPartParser):
 
     def parse(self, stream, media_type=None, parser_context=None):
         parsed = super().parse(stream, media_type, parser_context)
+        message = gettext("Text may not contain NUL characters (\\0); remove them and try again.")
         for key, values in parsed.data.lists():
-            if any("\x00" in text for text in (key, *values)):
-                raise exceptions.ParseError(
-                    gettext("Text may not contain NUL characters (\\0); remove them and try again.")
-                )
+            if "\x00" in key:
+                raise exceptions.ParseError(message)
+            if any("\x00" in text for text in values):
+                raise exceptions.ValidationError({key: [message]})  # names the field, as a 400
         return parsed

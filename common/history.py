@@ -2,8 +2,18 @@
 
 
 def save_as(obj, user) -> None:
-    """Save `obj`; django-simple-history records `user` as the author, also outside a request."""
+    """Save `obj`; django-simple-history records `user` as the author, also outside a request.
+
+    A `_change_reason` (a reason a person typed, shown on the History tab) is cut to what the
+    history record's column holds (100 characters; PostgreSQL refused a longer one with a
+    500); the full reason stays on the row that keeps it (a status change, a waiver)."""
     obj._history_user = user
+    reason = getattr(obj, "_change_reason", None)
+    history = getattr(type(obj), "history", None)
+    if reason and history is not None:
+        limit = history.model._meta.get_field("history_change_reason").max_length
+        if limit and len(reason) > limit:
+            obj._change_reason = reason[: limit - 1] + "…"
     obj.save()
 
 

@@ -250,7 +250,14 @@ class EvidenceUploadView(CellBaseView):
                 {"file": gettext("Save your score for this cell before attaching evidence.")}
             )
         score.case = case
-        evidence = services.evidence_add(user=request.user, score=score, upload=upload)
+        try:
+            evidence = services.evidence_add(user=request.user, score=score, upload=upload)
+        except ValidationError as exc:
+            if "name" in values and "file" in getattr(exc, "error_dict", {}):
+                # A name given in `name` is the one refused (its type, its characters).
+                errors = dict(exc.error_dict)
+                raise ValidationError({"name": errors.pop("file"), **errors}) from exc
+            raise
         return Response(self.out(s.EvidenceSerializer, evidence), status=status.HTTP_201_CREATED)
 
 
