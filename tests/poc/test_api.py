@@ -539,7 +539,7 @@ def test_evidence_is_checked_hashed_and_served_as_an_attachment(evaluation, poc)
     assert wrong_type.status_code == 400 and "type" in wrong_type.json()["file"][0]
     for name in ("../x.txt", "dir/file.txt", "..\\x.txt"):
         path = upload(r1, evaluation, case, slurm, "fine.txt", b"x", name=name)
-        assert path.status_code == 400 and "path" in path.json()["file"][0], name
+        assert path.status_code == 400 and "path" in path.json()["name"][0], name
     renamed = upload(r1, evaluation, case, slurm, "upload.bin", b"a,b\n", name="results.csv")
     assert renamed.status_code == 201 and renamed.json()["content_type"] == "text/csv"
     assert Evidence.objects.count() == 2
@@ -571,7 +571,7 @@ def test_evidence_content_and_names_are_what_they_claim(evaluation, poc):
         assert refused.status_code == 400 and "content" in refused.json()["file"][0], name
     for name in ("gpj\u202eexe.txt", "zero\u200bwidth.txt", "tab\tname.txt"):
         refused = upload(r1, evaluation, case, slurm, "fine.txt", b"ok", name=name)
-        assert refused.status_code == 400 and "characters" in refused.json()["file"][0], name
+        assert refused.status_code == 400 and "characters" in refused.json()["name"][0], name
     real = [
         ("chart.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 8),
         ("data.json", b'{"p99_ms": 41}'),
