@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from common.fields import LONG_TEXT, BoundedTextField
+from common.validators import no_hidden_characters
 
 slug_validator = RegexValidator(
     r"^[a-z0-9]+(?:-[a-z0-9]+)*$",
@@ -127,7 +128,7 @@ class Source(models.Model):
         ],
     )
     title = models.CharField(_("title"), max_length=300)
-    url = models.URLField(_("URL"), max_length=500, blank=True)
+    url = models.URLField(_("URL"), max_length=500, blank=True, validators=[no_hidden_characters])
     as_of = models.CharField(
         _("as of"), max_length=120, blank=True, help_text=_("Version, commit or date read.")
     )
@@ -153,7 +154,9 @@ class Solution(models.Model):
     maintainer = models.CharField(_("maintainer / vendor"), max_length=200)
     licence = models.CharField(_("licence"), max_length=200, blank=True)
     latest_version = models.CharField(_("latest version seen"), max_length=100, blank=True)
-    website = models.URLField(_("website"), max_length=300, blank=True)
+    website = models.URLField(
+        _("website"), max_length=300, blank=True, validators=[no_hidden_characters]
+    )
     deployment_modes = models.JSONField(
         _("deployment modes"),
         default=list,

@@ -7,7 +7,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from .numbers import parse_decimal
+from .numbers import parse_decimal, parse_integer
 
 VERSION_MISSING = _(
     "This form was sent without the version of what you edited, so a change saved meanwhile by "
@@ -62,10 +62,22 @@ class DecimalField(forms.DecimalField):
         return parse_decimal(value)
 
 
-def decimal_formfield(db_field, **kwargs):
-    """formfield_callback for model forms: their decimal fields read like DecimalField above."""
+class IntegerField(forms.IntegerField):
+    """A form's whole number, read by common.numbers.parse_integer (ASCII digits only)."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        return parse_integer(value)
+
+
+def number_formfield(db_field, **kwargs):
+    """Meta.formfield_callback for model forms: their decimal and integer fields read like
+    DecimalField and IntegerField above."""
     from django.db import models
 
     if isinstance(db_field, models.DecimalField):
         kwargs.setdefault("form_class", DecimalField)
+    elif isinstance(db_field, models.IntegerField) and not db_field.choices:
+        kwargs.setdefault("form_class", IntegerField)
     return db_field.formfield(**kwargs)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import FieldDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular import openapi
@@ -26,7 +27,7 @@ from rest_framework.exceptions import APIException, ParseError
 from rest_framework.response import Response
 
 from .exceptions import PreconditionFailed, StaleEdit
-from .numbers import parse_decimal
+from .numbers import parse_decimal, parse_integer
 
 VERSION_HELP = (
     "The version you edited (from GET). Alternatively send it as the If-Match header. "
@@ -43,6 +44,35 @@ class DecimalField(serializers.DecimalField):
         except DjangoValidationError as exc:
             raise serializers.ValidationError(exc.messages) from exc
         return super().to_internal_value(number)
+
+
+class IntegerField(serializers.IntegerField):
+    """An API whole number, read by common.numbers.parse_integer: DRF's int() would also read
+    "1_000" and other scripts' digits."""
+
+    def to_internal_value(self, data):
+        try:
+            number = parse_integer(data)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages) from exc
+        return super().to_internal_value(number)
+
+
+STRICT_NUMBER_FIELDS: dict = {
+    **serializers.ModelSerializer.serializer_field_mapping,
+    models.DecimalField: DecimalField,
+    models.IntegerField: IntegerField,
+    models.PositiveIntegerField: IntegerField,
+    models.PositiveSmallIntegerField: IntegerField,
+    models.SmallIntegerField: IntegerField,
+    models.BigIntegerField: IntegerField,
+}
+
+
+class ModelSerializer(serializers.ModelSerializer):
+    """DRF's ModelSerializer whose number fields read plain numbers only (common.numbers)."""
+
+    serializer_field_mapping = STRICT_NUMBER_FIELDS
 
 
 class VersionField(serializers.IntegerField):

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 PLAIN_DECIMAL = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
+PLAIN_INTEGER = re.compile(r"[+-]?\d+")
 
 
 def parse_decimal(value) -> Decimal:
@@ -34,3 +35,23 @@ def parse_decimal(value) -> Decimal:
     if not number.is_finite():
         raise ValidationError(_("Enter a finite number."), code="invalid")
     return number
+
+
+def parse_integer(value) -> int:
+    """An int from an int or a plain ASCII whole number ("12", "-3"); ValidationError (code
+    "invalid") otherwise. Python's int() would also read "1_000" and "١٢٣"."""
+    if isinstance(value, bool):
+        raise ValidationError(_("Enter a whole number."), code="invalid")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float | Decimal):
+        number = Decimal(str(value))
+        if number.is_finite() and number == number.to_integral_value():
+            return int(number)
+        raise ValidationError(_("Enter a whole number."), code="invalid")
+    text = str(value).strip()
+    if not (text.isascii() and PLAIN_INTEGER.fullmatch(text)):
+        raise ValidationError(
+            _("Enter a whole number such as 12 (digits 0–9 only)."), code="invalid"
+        )
+    return int(text)

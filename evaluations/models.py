@@ -10,7 +10,7 @@ from simple_history.models import HistoricalRecords
 from catalog.models import Capability, Scenario, ShortlistRule, Solution, SolutionType
 from common.concurrency import VersionedModel
 from common.fields import LONG_TEXT, BoundedTextField
-from common.validators import key_validator
+from common.validators import key_validator, no_hidden_characters
 
 
 class Status(models.TextChoices):
@@ -363,7 +363,9 @@ class QuestionAnswer(VersionedModel):
         _("assessment"), max_length=10, choices=Assessment.choices, default=Assessment.UNKNOWN
     )
     explanation = BoundedTextField(_("explanation"), max_length=LONG_TEXT, blank=True)
-    evidence_url = models.URLField(_("evidence link"), max_length=500, blank=True)
+    evidence_url = models.URLField(
+        _("evidence link"), max_length=500, blank=True, validators=[no_hidden_characters]
+    )
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )

@@ -4,7 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from common.fields import text_limit
-from common.forms import DecimalField, VersionField, decimal_formfield
+from common.forms import DecimalField, IntegerField, VersionField, number_formfield
 
 from .models import AreaRow, CostInput, CostSettings, PartyKind
 
@@ -15,27 +15,27 @@ class PartyForm(forms.Form):
 
 
 class CostSettingsForm(forms.ModelForm):
-    formfield_callback = decimal_formfield
     version = VersionField()
 
     class Meta:
         model = CostSettings
         fields = ["years", "currency", "fte_cost_per_year"]
+        formfield_callback = number_formfield
 
 
 class CostInputForm(forms.ModelForm):
-    formfield_callback = decimal_formfield
     version = VersionField()
 
     class Meta:
         model = CostInput
         fields = CostInput.INPUT_FIELDS
+        formfield_callback = number_formfield
 
 
 class WhatIfForm(forms.Form):
     """Change a few drivers and see the totals, without saving anything."""
 
-    gpu_count = forms.IntegerField(label=_("Cloud GPUs"), min_value=0, required=False)
+    gpu_count = IntegerField(label=_("Cloud GPUs"), min_value=0, required=False)
     utilisation = DecimalField(
         label=_("Utilisation (0–1)"),
         min_value=Decimal("0"),

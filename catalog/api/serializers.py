@@ -1,6 +1,8 @@
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from common.http import ModelSerializer
+
 from ..models import (
     Capability,
     CapabilityClaim,
@@ -23,7 +25,7 @@ def bilingual(*names: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-class BilingualModelSerializer(serializers.ModelSerializer):
+class BilingualModelSerializer(ModelSerializer):
     """The plain field (e.g. `name`) is read-only: it shows the request's language.
 
     Writes go to `<field>_en` and `<field>_zh_hans`; required languages are enforced on create.
@@ -92,7 +94,7 @@ class CapabilitySerializer(BilingualModelSerializer):
         fields = ("id", "slug", "group", "order", *bilingual("name", "description"))
 
 
-class SourceSerializer(serializers.ModelSerializer):
+class SourceSerializer(ModelSerializer):
     class Meta:
         model = Source
         fields = ("id", "key", "title", "url", "as_of")

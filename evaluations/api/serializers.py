@@ -13,7 +13,7 @@ from rest_framework import serializers
 
 from catalog.models import Scenario
 from common.fields import text_limit
-from common.http import VersionField
+from common.http import ModelSerializer, VersionField
 
 from ..models import (
     AnswerValue,
@@ -97,7 +97,7 @@ class EvaluationListSerializer(serializers.Serializer):
         return len(reminders_for(data))
 
 
-class EvaluationSerializer(serializers.ModelSerializer):
+class EvaluationSerializer(ModelSerializer):
     """The full evaluation (read-only representation)."""
 
     url = serializers.SerializerMethodField()
@@ -191,7 +191,7 @@ class TransitionSerializer(serializers.Serializer):
 # --- members ---------------------------------------------------------------------------------
 
 
-class MembershipSerializer(serializers.ModelSerializer):
+class MembershipSerializer(ModelSerializer):
     username = serializers.CharField(source="user.username", read_only=True)
     name = serializers.SerializerMethodField()
 
@@ -224,7 +224,7 @@ class MemberRoleSerializer(serializers.Serializer):
 # --- context ---------------------------------------------------------------------------------
 
 
-class ContextAnswerSerializer(serializers.ModelSerializer):
+class ContextAnswerSerializer(ModelSerializer):
     updated_by = UsernameField()
 
     class Meta:
@@ -321,7 +321,7 @@ class AcceptSuggestionsSerializer(serializers.Serializer):
     )
 
 
-class CandidateSerializer(serializers.ModelSerializer):
+class CandidateSerializer(ModelSerializer):
     url = serializers.SerializerMethodField()
     # A plain string: "status" is the evaluation status enum everywhere else in the schema.
     status = serializers.CharField(read_only=True, help_text=CANDIDATE_STATUS_HELP)
@@ -375,7 +375,7 @@ class RestoreSerializer(serializers.Serializer):
 # --- the five questions ----------------------------------------------------------------------
 
 
-class QuestionAnswerSerializer(serializers.ModelSerializer):
+class QuestionAnswerSerializer(ModelSerializer):
     updated_by = UsernameField()
 
     class Meta:
@@ -438,7 +438,7 @@ class AnswerWriteSerializer(serializers.Serializer):
 # --- decision --------------------------------------------------------------------------------
 
 
-class DecisionSerializer(serializers.ModelSerializer):
+class DecisionSerializer(ModelSerializer):
     """The decision record; before one is saved: empty values and version 0."""
 
     chosen = serializers.PrimaryKeyRelatedField(many=True, read_only=True)

@@ -15,7 +15,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.fields import text_limit
-from common.http import DecimalField, VersionField
+from common.http import DecimalField, ModelSerializer, VersionField
 from evaluations.api.serializers import SolutionBriefSerializer, UsernameField
 
 from ..models import (
@@ -88,7 +88,7 @@ def metric_of(case, name: str) -> dict | None:
     }
 
 
-class TestGroupSerializer(serializers.ModelSerializer):
+class TestGroupSerializer(ModelSerializer):
     __test__ = False  # not a pytest test class
     default_weight = decimal(2)
 
@@ -98,7 +98,7 @@ class TestGroupSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class TestCaseSerializer(serializers.ModelSerializer):
+class TestCaseSerializer(ModelSerializer):
     __test__ = False  # not a pytest test class
     group = serializers.CharField(source="group.key", read_only=True)
     default_weight = decimal(2)
@@ -129,7 +129,7 @@ class ProfileWeightSerializer(serializers.Serializer):
     weight = decimal(2)
 
 
-class ScenarioProfileSerializer(serializers.ModelSerializer):
+class ScenarioProfileSerializer(ModelSerializer):
     weights = ProfileWeightSerializer(many=True, read_only=True)
     scenarios = serializers.SlugRelatedField(
         slug_field="slug",

@@ -9,7 +9,7 @@ Decimal and travel as strings.
 from rest_framework import serializers
 
 from common.fields import text_limit
-from common.http import DecimalField, VersionField
+from common.http import DecimalField, IntegerField, ModelSerializer, VersionField
 from evaluations.api.serializers import SolutionBriefSerializer
 
 from ..models import AreaRow, CostInput, CostSettings, Party, PartyKind
@@ -73,7 +73,7 @@ class LettersField(serializers.DictField):
 # --- library ---------------------------------------------------------------------------------
 
 
-class PartySerializer(serializers.ModelSerializer):
+class PartySerializer(ModelSerializer):
     shared = serializers.SerializerMethodField(
         help_text="True for the parties every evaluation sees; false for this evaluation's own."
     )
@@ -194,7 +194,7 @@ class CellWriteSerializer(serializers.Serializer):
 # --- costs -----------------------------------------------------------------------------------
 
 
-class CostSettingsSerializer(serializers.ModelSerializer):
+class CostSettingsSerializer(ModelSerializer):
     """The evaluation's cost settings; before they are first saved, the defaults and version 0."""
 
     class Meta:
@@ -220,7 +220,7 @@ MISSING_HELP = (
 )
 
 
-class CostInputSerializer(serializers.ModelSerializer):
+class CostInputSerializer(ModelSerializer):
     """A candidate's cost inputs; before they are first saved, `missing` is true and the
     figures are the defaults a first save starts from (zeros, utilisation 1), with version 0."""
 
@@ -248,7 +248,7 @@ def _amount(max_digits=16, decimal_places=2, **kwargs) -> DecimalField:
 class CostInputWriteSerializer(serializers.Serializer):
     licence_per_year = _amount()
     vendor_services_per_year = _amount()
-    gpu_count = serializers.IntegerField(required=False)
+    gpu_count = IntegerField(required=False)
     gpu_hours_per_year = _amount(max_digits=8, decimal_places=1, help_text="0 to 8784.")
     gpu_price_per_hour = _amount(max_digits=12, decimal_places=4)
     utilisation = _amount(max_digits=4, decimal_places=3, help_text="0 to 1.")
@@ -261,7 +261,7 @@ class CostInputWriteSerializer(serializers.Serializer):
 class WhatIfSerializer(serializers.Serializer):
     """Drivers to try without saving: each replaces the saved value for every candidate."""
 
-    gpu_count = serializers.IntegerField(min_value=0, required=False)
+    gpu_count = IntegerField(min_value=0, required=False)
     utilisation = DecimalField(
         max_digits=4,
         decimal_places=3,

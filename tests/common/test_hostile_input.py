@@ -9,7 +9,8 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from common.numbers import parse_decimal
+from common.numbers import parse_decimal, parse_integer
+from common.validators import no_hidden_characters
 from responsibility.models import AreaRow
 from tests.factories import make_everything
 
@@ -29,6 +30,29 @@ def test_only_plain_decimals_are_numbers(text):
 @pytest.mark.parametrize(("text", "value"), [("12", 12), ("-0.5", "-0.5"), (".25", "0.25")])
 def test_plain_decimals_are_read(text, value):
     assert parse_decimal(text) == Decimal(str(value))
+
+
+@pytest.mark.parametrize("text", [*NOT_NUMBERS, "1.5", "2.0.0", True, 1.5, float("nan")])
+def test_only_plain_whole_numbers_are_integers(text):
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError):
+        parse_integer(text)
+
+
+@pytest.mark.parametrize(("text", "value"), [("12", 12), (" -3 ", -3), (7, 7), (4.0, 4)])
+def test_plain_whole_numbers_are_read(text, value):
+    assert parse_integer(text) == value
+
+
+@pytest.mark.parametrize(
+    "url", ["https://\u202eexe.gpj", "https://a\u200bb.example", "http://a\tb"]
+)
+def test_addresses_with_hidden_characters_are_refused(url):
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError, match="invisible or direction"):
+        no_hidden_characters(url)
 
 
 @pytest.fixture

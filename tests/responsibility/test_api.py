@@ -477,6 +477,10 @@ def test_cost_settings_and_inputs_are_versioned(evaluation, owner, slurm):
         ("costs/candidates/{c}/", {"licence_per_year": "-0.01"}, "licence_per_year"),
         ("costs/candidates/{c}/", {"hardware_one_off": "-5"}, "hardware_one_off"),
         ("costs/candidates/{c}/", {"gpu_count": -1}, "gpu_count"),
+        ("costs/candidates/{c}/", {"gpu_count": "1_000"}, "gpu_count"),
+        ("costs/candidates/{c}/", {"gpu_count": "١٢٣"}, "gpu_count"),
+        ("costs/candidates/{c}/", {"gpu_count": 2.5}, "gpu_count"),
+        ("costs/candidates/{c}/", {"licence_per_year": "1_000"}, "licence_per_year"),
         ("costs/candidates/{c}/", {"utilisation": "1.5"}, "utilisation"),
     ],
 )
@@ -595,6 +599,7 @@ def test_the_schema_documents_missing_costs(owner):
         ({"utilisation": "half"}, "utilisation"),
         ({"gpu_count": "-1"}, "gpu_count"),
         ({"gpu_count": "many"}, "gpu_count"),
+        ({"gpu_count": "1_000"}, "gpu_count"),
         ({"fte_cost_per_year": "-100"}, "fte_cost_per_year"),
     ],
 )

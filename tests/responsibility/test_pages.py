@@ -139,6 +139,18 @@ def test_costs_page_saves_validates_and_answers_what_if(client, evaluation, owne
         },
     )
     assert negative.status_code == 400
+    for count, licence in (("1_000", "0"), ("١٢٣", "0"), ("4", "1_000"), ("4", "١٢٣")):
+        typed = client.post(
+            page,
+            {
+                "target": "candidate",
+                "candidate": slurm.pk,
+                f"c{slurm.pk}-licence_per_year": licence,
+                f"c{slurm.pk}-gpu_count": count,
+                f"c{slurm.pk}-version": "0",
+            },
+        )
+        assert typed.status_code == 400 and "0–9" in typed.content.decode(), (count, licence)
     fields = {
         f"c{slurm.pk}-{k}": "0"
         for k in (
