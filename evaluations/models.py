@@ -282,9 +282,25 @@ class CandidateOrigin(models.TextChoices):
 
 
 class Candidate(VersionedModel):
+    """One catalog solution, or a stack: several solutions, each in a layer (`CandidateLayer`).
+
+    A stack's `solution` is its main layer, the one whose type carries the main responsibility;
+    everything else (questions, matrix, costs, POC, report) treats a stack as one candidate.
+    """
+
     evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="candidates")
     solution = models.ForeignKey(
-        Solution, on_delete=models.PROTECT, related_name="candidacies", verbose_name=_("solution")
+        Solution,
+        on_delete=models.PROTECT,
+        related_name="candidacies",
+        verbose_name=_("solution"),
+        help_text=_("For a stack: the layer that carries the main responsibility."),
+    )
+    stack_name = models.CharField(
+        _("stack name"),
+        max_length=100,
+        blank=True,
+        help_text=_("Empty for a single solution; the combined route's name for a stack."),
     )
     status = models.CharField(
         _("status"),
@@ -315,7 +331,16 @@ class Candidate(VersionedModel):
         verbose_name = _("candidate")
         verbose_name_plural = _("candidates")
         constraints = [
-            models.UniqueConstraint(fields=["evaluation", "solution"], name="candidate_unique"),
+            models.UniqueConstraint(
+                fields=["evaluation", "solution"],
+                condition=models.Q(stack_name=""),
+                name="candidate_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["evaluation", "stack_name"],
+                condition=~models.Q(stack_name=""),
+                name="candidate_stack_name_unique",
+            ),
             models.CheckConstraint(
                 condition=~models.Q(status="eliminated") | ~models.Q(elimination_reason=""),
                 name="candidate_elimination_has_reason",
@@ -323,11 +348,61 @@ class Candidate(VersionedModel):
         ]
 
     def __str__(self) -> str:
-        return str(self.solution)
+        return self.name
+
+    @property
+    def is_stack(self) -> bool:
+        return bool(self.stack_name)
+
+    @property
+    def name(self) -> str:
+        """What pages and reports call it: the solution's name, or the stack's."""
+        return self.stack_name or self.solution.name
 
     @property
     def is_shortlisted(self) -> bool:
         return self.status == CandidateStatus.SHORTLISTED
+
+
+class LayerRole(models.TextChoices):
+    """The layers a stack is built from, bottom to top (the seeds' usual combination)."""
+
+    EXECUTION = "execution", _("Execution and scheduling")
+    BATCH_QUEUE = "batch_queue", _("Batch queue")
+    GOVERNANCE = "governance", _("Unified view, tenancy, audit and service")
+    BURST = "burst", _("Burst capacity")
+    OTHER = "other", _("Other layer")
+
+
+class CandidateLayer(models.Model):
+    """One catalog solution in a stack candidate, in a named layer. Set when the stack is
+    composed; to change the layers, compose another stack."""
+
+    candidate = models.ForeignKey(Candidate, on_delete=models.CASCADE, related_name="layers")
+    solution = models.ForeignKey(
+        Solution, on_delete=models.PROTECT, related_name="+", verbose_name=_("solution")
+    )
+    role = models.CharField(_("layer"), max_length=12, choices=LayerRole.choices)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("stack layer")
+        verbose_name_plural = _("stack layers")
+        constraints = [
+            models.UniqueConstraint(fields=["candidate", "role"], name="layer_role_unique"),
+            models.UniqueConstraint(fields=["candidate", "solution"], name="layer_solution_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_role_display()}: {self.solution}"
+
+    @property
+    def order(self) -> int:
+        return LayerRole.values.index(self.role)
+
+    @property
+    def is_main(self) -> bool:
+        return self.solution_id == self.candidate.solution_id
 
 
 class FiveQuestion(LibraryQuestion):
