@@ -166,6 +166,12 @@ class AcceptSuggestionsForm(forms.Form):
     """Which suggested solutions to add (by id); none ticked means every suggestion."""
 
     solution = forms.TypedMultipleChoiceField(coerce=int, required=False, choices=[])
+    # Required by the service for a suggestion outside the chosen type, and only then.
+    reason = forms.CharField(
+        label=_("Why add it although it is outside the chosen type"),
+        required=False,
+        max_length=text_limit(Candidate, "reason"),
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -231,8 +231,9 @@ def hard_constraints(data: EvaluationData):
 @reminder
 def leaderboard_without_type(data: EvaluationData):
     """The seeds' first risk: reading the type classification as a product leaderboard. Once
-    candidates of several types are scored against one total (the POC) or one is chosen, the
-    type that carries the main responsibility must have been decided first."""
+    candidates of several types are compared (the POC is under way) or one is chosen, the type
+    that carries the main responsibility must have been decided first. The results never rank
+    across types (poc.selectors.results_by_type), so without the decision nothing does."""
     evaluation = data.evaluation
     types = {c.solution.solution_type.name for c in data.shortlisted}
     ranking = evaluation.status != Status.DRAFT or data.decision is not None
@@ -241,11 +242,12 @@ def leaderboard_without_type(data: EvaluationData):
     yield Reminder(
         key="leaderboard-without-type",
         severity="high",
-        title=_("Candidates of different types are ranked without a type decision"),
+        title=_("Candidates of different types are compared without a type decision"),
         why=_(
-            "%(types)s are compared by one total. Types are not a leaderboard: each draws a "
-            "different line of responsibility. Decide which type carries the main "
-            "responsibility, then compare the tools within that decision."
+            "%(types)s are compared, but no type has been chosen to carry the main "
+            "responsibility. The POC results rank candidates only within their own type: "
+            "types are not a leaderboard, each draws a different line of responsibility, and "
+            "no total decides between them. Decide the type, then compare the tools within it."
         )
         % {"types": pgettext("list separator", ", ").join(sorted(types))},
         fix_url=_url("evaluation_shortlist", data, "#main-type"),

@@ -274,6 +274,9 @@ class Suggestion:
     rules: list[ShortlistRule]
     already: Candidate | None = None
     fit: ScenarioFit | None = None
+    # A type decision exists and this solution is of another type: still suggested and
+    # addable, but only with a reason (services.candidates_accept_suggestions).
+    outside_main_type: bool = False
 
 
 def shortlist_suggest(evaluation: Evaluation) -> list[Suggestion]:
@@ -282,7 +285,8 @@ def shortlist_suggest(evaluation: Evaluation) -> list[Suggestion]:
     Each suggestion carries its fit with the evaluation's scenarios. Scenario comes first:
     solutions the catalog lists for every scenario of the evaluation come first, then those it
     lists for some, then off-scenario ones, which stay (a rule still suggests them) but are
-    marked with the reason."""
+    marked with the reason. Once a type is decided, suggestions of other types are marked
+    `outside_main_type` (evaluations.types.suggestions_by_type groups them)."""
     yes = set(
         evaluation.context_answers.filter(value=AnswerValue.YES).values_list(
             "question__key", flat=True
@@ -290,6 +294,7 @@ def shortlist_suggest(evaluation: Evaluation) -> list[Suggestion]:
     )
     existing = {c.solution_id: c for c in evaluation.candidates.all()}
     scenarios = list(evaluation.scenarios.all())
+    main_type = evaluation.main_type_id
     found: dict[int, Suggestion] = {}
     rules = ShortlistRule.objects.filter(is_active=True).prefetch_related(
         Prefetch(
@@ -305,7 +310,11 @@ def shortlist_suggest(evaluation: Evaluation) -> list[Suggestion]:
                 suggestion = found.get(solution.pk)
                 if suggestion is None:
                     suggestion = found[solution.pk] = Suggestion(
-                        solution, [], existing.get(solution.pk), scenario_fit(solution, scenarios)
+                        solution,
+                        [],
+                        existing.get(solution.pk),
+                        scenario_fit(solution, scenarios),
+                        main_type is not None and solution.solution_type_id != main_type,
                     )
                 suggestion.rules.append(rule)
     return sorted(

@@ -322,22 +322,47 @@ def _new_candidate(evaluation, solution, *, user, origin, reason="", rules=()) -
 
 @transaction.atomic
 def candidate_add(*, user, evaluation: Evaluation, solution: Solution, reason: str) -> Candidate:
-    """Add a candidate by hand; the tech lead must say why."""
+    """Add a candidate by hand; the tech lead must say why (and, for a solution outside the
+    chosen type, why it belongs on the shortlist all the same)."""
     evaluation_require_editable(user, evaluation)
     reason = _clean_text(reason)
     if not reason:
+        outside = _outside_main_type(evaluation, [solution])
+        if outside:
+            raise ValidationError({"reason": outside})
         raise ValidationError({"reason": _("Say why this solution belongs on the shortlist.")})
     return _new_candidate(
         evaluation, solution, user=user, origin=CandidateOrigin.MANUAL, reason=reason
     )
 
 
+def _outside_main_type(evaluation: Evaluation, solutions) -> str:
+    """The message asking for a reason when any of `solutions` lies outside the type decided
+    to carry the main responsibility; "" when none does (or no type is decided)."""
+    main = evaluation.main_type_id
+    outside = [s.name for s in solutions if main is not None and s.solution_type_id != main]
+    if not outside:
+        return ""
+    return _(
+        "Outside the chosen type (%(type)s): %(names)s. Give the reason for adding a solution "
+        "of another type."
+    ) % {"names": ", ".join(outside), "type": evaluation.main_type.name}
+
+
 @transaction.atomic
 def candidates_accept_suggestions(
-    *, user, evaluation: Evaluation, solution_ids: Iterable[int] | None = None
+    *,
+    user,
+    evaluation: Evaluation,
+    solution_ids: Iterable[int] | None = None,
+    reason: str = "",
 ) -> list[Candidate]:
-    """Add suggested solutions (all, or the given ones) with the rules that suggested them."""
+    """Add suggested solutions (all, or the given ones) with the rules that suggested them.
+
+    Once a type is decided, a suggestion of another type is added only with a `reason` (kept
+    on the candidate); without one nothing is added."""
     evaluation_require_editable(user, evaluation)
+    reason = _clean_text(reason, (Candidate, "reason", "reason"))
     suggestions = {s.solution.pk: s for s in shortlist_suggest(evaluation)}
     wanted = list(suggestions) if solution_ids is None else [int(i) for i in solution_ids]
     not_suggested = [i for i in wanted if i not in suggestions]
@@ -349,17 +374,22 @@ def candidates_accept_suggestions(
                 % {"names": ", ".join(names) or ", ".join(map(str, not_suggested))}
             }
         )
-    added = []
-    for pk in wanted:
-        s = suggestions[pk]
-        if s.already is not None:
-            continue
-        added.append(
-            _new_candidate(
-                evaluation, s.solution, user=user, origin=CandidateOrigin.SUGGESTED, rules=s.rules
-            )
+    new = [suggestions[pk] for pk in wanted if suggestions[pk].already is None]
+    if not reason:
+        outside = _outside_main_type(evaluation, [s.solution for s in new])
+        if outside:
+            raise ValidationError({"reason": outside})
+    return [
+        _new_candidate(
+            evaluation,
+            s.solution,
+            user=user,
+            origin=CandidateOrigin.SUGGESTED,
+            rules=s.rules,
+            reason=reason if s.outside_main_type else "",
         )
-    return added
+        for s in new
+    ]
 
 
 @transaction.atomic

@@ -23,7 +23,7 @@ from .forms import (
 )
 from .scoped import EvaluationMixin
 from .selectors import candidate_fits, candidate_get, shortlist_suggest
-from .types import outside_main_type, type_options
+from .types import outside_main_type, suggestions_by_type, type_options
 
 
 class ShortlistPage(EvaluationMixin, PageAction):
@@ -38,8 +38,14 @@ class ShortlistPage(EvaluationMixin, PageAction):
         extra.setdefault("add_form", AddCandidateForm(evaluation=self.evaluation))
         checks = constraint_checks(self.data)
         user, evaluation = self.request.user, self.evaluation
+        groups = suggestions_by_type(shortlist_suggest(evaluation), evaluation.main_type_id)
         return {
-            "suggestions": shortlist_suggest(evaluation),
+            "suggestion_groups": groups,
+            # Once a type is decided, "accept all" takes only its suggestions: the others each
+            # need a reason.
+            "accept_all": [
+                s.solution.pk for g in groups if not g.outside for s in g.items if s.already is None
+            ],
             "candidate_rows": candidate_fits(self.data),
             "error": error,
             "carried": carried_constraints(self.data),
@@ -66,6 +72,7 @@ class CandidatesAcceptView(ShortlistPage, View):
             user=self.request.user,
             evaluation=self.evaluation,
             solution_ids=form.cleaned_data["solution"] or None,
+            reason=form.cleaned_data["reason"],
         )
         self.success_message = _("%(n)d suggested candidate(s) added.") % {"n": len(added)}
         return added

@@ -7,13 +7,17 @@ the context answers that point each way. The choice is the evaluation's `main_ty
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import SolutionType
 
-from .selectors import EvaluationData
+from .selectors import EvaluationData, Suggestion
+
+T = TypeVar("T")
 
 # A context fact answered yes -> the type it points to, and why. The flag "combines several
 # resource sources" points to hybrid (FLAG_SIGNALS).
@@ -83,3 +87,41 @@ def outside_main_type(data: EvaluationData) -> list:
     if main is None:
         return []
     return [c for c in data.shortlisted if c.solution.solution_type_id != main]
+
+
+@dataclass
+class TypeGroup(Generic[T]):
+    """Items of one solution type. `outside` is true when a type decision exists and this is
+    another type: its items stay visible (and addable) but are marked as outside it."""
+
+    solution_type: SolutionType
+    items: list[T]
+    outside: bool = False
+
+
+def group_by_type(
+    items: Iterable[T], type_of: Callable[[T], SolutionType], main_type_id: int | None
+) -> list[TypeGroup[T]]:
+    """The one rule for showing solutions by type, never as one cross-type list: a group per
+    type present, in SolutionType order, the chosen type (if any) first and the others marked
+    outside it. Items keep their order within a group. Reads no database: `type_of` returns
+    an already-loaded SolutionType."""
+    groups: dict[int, TypeGroup[T]] = {}
+    for item in items:
+        solution_type = type_of(item)
+        group = groups.get(solution_type.pk)
+        if group is None:
+            outside = main_type_id is not None and solution_type.pk != main_type_id
+            group = groups[solution_type.pk] = TypeGroup(solution_type, [], outside)
+        group.items.append(item)
+    return sorted(
+        groups.values(),
+        key=lambda g: (g.outside, g.solution_type.order, g.solution_type.pk),
+    )
+
+
+def suggestions_by_type(
+    suggestions: Iterable[Suggestion], main_type_id: int | None
+) -> list[TypeGroup[Suggestion]]:
+    """Shortlist suggestions grouped by type (scenario-fit order kept within each group)."""
+    return group_by_type(suggestions, lambda s: s.solution.solution_type, main_type_id)

@@ -408,6 +408,28 @@ def leader(overalls: Mapping[str, Overall]) -> tuple[str, ...]:
     return _leader_of({key: value.raw_score for key, value in overalls.items()})
 
 
+def ranks(overalls: Mapping[str, Overall]) -> list[tuple[str, int | None]]:
+    """Standard competition ranking ("1, 2, 2, 4") of the given candidates, best first.
+
+    Meant for candidates of one solution type: candidates of different types are not ranked
+    against each other (the caller ranks within each type). Ranking uses the unrounded score;
+    scores closer than ``TIE_TOLERANCE`` share a rank. Candidates without a score come last
+    with rank ``None``. Exact ties and unscored candidates keep the order they were given in.
+    """
+    scored = [(key, o.raw_score) for key, o in overalls.items() if o.raw_score is not None]
+    scored.sort(key=lambda item: -item[1])  # stable: given order kept on exact ties
+    ranked: list[tuple[str, int | None]] = []
+    previous: Decimal | None = None
+    rank = 0
+    for position, (key, raw) in enumerate(scored, start=1):
+        if previous is None or previous - raw > TIE_TOLERANCE:
+            rank = position
+            previous = raw
+        ranked.append((key, rank))
+    ranked.extend((key, None) for key, o in overalls.items() if o.raw_score is None)
+    return ranked
+
+
 # --------------------------------------------------------------------------------------------
 # Decision robustness
 # --------------------------------------------------------------------------------------------

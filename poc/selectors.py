@@ -15,9 +15,10 @@ from django.db.models import Count, Exists, OuterRef, Prefetch
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from catalog.models import Scenario
+from catalog.models import Scenario, SolutionType
 from common.templatetags.lists import listing
 from evaluations.models import Candidate, CandidateStatus, Evaluation
+from evaluations.types import group_by_type
 
 from . import scoring
 from .models import Consensus, Evidence, PlanCase, PlanGroup, ScenarioProfile, Score
@@ -348,6 +349,28 @@ def evidence_for_download(evaluation: Evaluation, user, evidence_id) -> Evidence
 
 
 @dataclass
+class TypeResults:
+    """The candidates of one solution type, ranked among themselves only.
+
+    `ranked` is best first under the plan's weights (rank None: no score yet); `by_profile` is
+    `Results.by_profile` with the leaders within this type; `sensitivity` and `wins` are the
+    robustness of the leader within this type. `outside`: a type decision exists and this is
+    another type."""
+
+    solution_type: SolutionType
+    outside: bool
+    ranked: list[tuple[Candidate, int | None]]
+    leaders: tuple[str, ...]
+    by_profile: list[tuple[ScenarioProfile, dict[int, scoring.Overall], tuple[str, ...]]]
+    sensitivity: scoring.Sensitivity
+    wins: dict[str, Decimal]
+
+    @property
+    def candidates(self) -> list[Candidate]:
+        return [c for c, _rank in self.ranked]
+
+
+@dataclass
 class Results:
     card: Scorecard
     overall: dict[int, scoring.Overall]
@@ -356,6 +379,55 @@ class Results:
     wins: dict[str, Decimal]
     agreement_by_group: dict[str, float | None]
     agreement: float | None
+    # Scenario fit within the type context: what pages, API and report show, so that
+    # candidates of different types are never ranked against each other.
+    by_type: list[TypeResults] = field(default_factory=list)
+
+    @property
+    def several_types(self) -> bool:
+        return len(self.by_type) > 1
+
+
+def results_by_type(
+    card: Scorecard,
+    overall: dict[int, scoring.Overall],
+    by_profile: list,
+    main_type_id: int | None,
+    *,
+    sensitivity: scoring.Sensitivity | None = None,
+    wins: dict[str, Decimal] | None = None,
+) -> list[TypeResults]:
+    """Group the candidates by solution type (evaluations.types.group_by_type: the chosen type
+    first, the others marked outside it) and rank, lead and test robustness within each group.
+
+    `sensitivity` and `wins` computed over every candidate are reused when there is only one
+    type (they are then the same figures)."""
+    groups = group_by_type(card.candidates, lambda c: c.solution.solution_type, main_type_id)
+    out = []
+    for group in groups:
+        keys = [str(c.pk) for c in group.items]
+        by_key = {str(c.pk): c for c in group.items}
+        in_type = {key: overall[int(key)] for key in keys}
+        single = len(groups) == 1
+        out.append(
+            TypeResults(
+                solution_type=group.solution_type,
+                outside=group.outside,
+                ranked=[(by_key[key], rank) for key, rank in scoring.ranks(in_type)],
+                leaders=scoring.leader(in_type),
+                by_profile=[
+                    (profile, fit, scoring.leader({key: fit[int(key)] for key in keys}))
+                    for profile, fit, _leaders in by_profile
+                ],
+                sensitivity=sensitivity
+                if single and sensitivity is not None
+                else scoring.weight_sensitivity(card.plan, card.cell_values, keys),
+                wins=wins
+                if single and wins is not None
+                else scoring.monte_carlo_wins(card.plan, card.cell_values, keys),
+            )
+        )
+    return out
 
 
 def results(evaluation: Evaluation, user, *, see_all: bool | None = None) -> Results:
@@ -377,12 +449,22 @@ def results(evaluation: Evaluation, user, *, see_all: bool | None = None) -> Res
         }
         fit = {c.pk: card.overall(c, weights) for c in card.candidates}
         by_profile.append((profile, fit, scoring.leader({str(k): v for k, v in fit.items()})))
+    sensitivity = scoring.weight_sensitivity(card.plan, card.cell_values, keys)
+    wins = scoring.monte_carlo_wins(card.plan, card.cell_values, keys) if keys else {}
     return Results(
         card=card,
         overall=overall,
         by_profile=by_profile,
-        sensitivity=scoring.weight_sensitivity(card.plan, card.cell_values, keys),
-        wins=scoring.monte_carlo_wins(card.plan, card.cell_values, keys) if keys else {},
+        sensitivity=sensitivity,
+        wins=wins,
         agreement_by_group=scoring.agreement_by_group(card.plan, card.reviewer_scores),
         agreement=scoring.agreement_overall(card.plan, card.reviewer_scores),
+        by_type=results_by_type(
+            card,
+            overall,
+            by_profile,
+            evaluation.main_type_id,
+            sensitivity=sensitivity,
+            wins=wins,
+        ),
     )

@@ -43,8 +43,9 @@ from responsibility.selectors import evaluation_costs, evaluation_matrices, part
 from .sections import ALL as ALL_SECTIONS
 
 # 2: the chosen sections are part of the snapshot; 3: candidates without cost inputs are listed
-# under costs.missing instead of being costed at zero.
-SCHEMA_VERSION = 4
+# under costs.missing instead of being costed at zero; 5: POC scenario fit and robustness by
+# solution type (poc.scenario_fit.types, poc.robustness.types), never ranked across types.
+SCHEMA_VERSION = 5
 HISTORY_LIMIT = 50
 SCORE_QUANTUM = Decimal("0.01")
 PERCENT_QUANTUM = Decimal("0.1")
@@ -480,6 +481,31 @@ def _overall(o) -> dict:
     }
 
 
+def _robustness(s, wins: dict, who, names: dict, group_names: dict) -> dict:
+    """How far one group weight must move before the leader changes, and the win shares."""
+    return {
+        "leader": who(s.leader),
+        "by_group": [
+            {
+                "group": group_names.get(key, key),
+                "change": _dec(flip.change) if flip else None,
+                "change_percent": _percent(flip.change) if flip else None,
+                "new_weight": _dec(flip.new_weight) if flip else None,
+                "new_leader": who(flip.new_leader) if flip else [],
+            }
+            for key, flip in s.by_group.items()
+        ],
+        "min_change": _dec(s.min_change),
+        "min_change_percent": _percent(s.min_change),
+        "group": group_names.get(s.group, s.group) if s.group else None,
+        "new_leader": who(s.new_leader) if s.new_leader is not None else [],
+        "wins": [
+            {"name": names.get(key, key), "share": _dec(share), "percent": _percent(share)}
+            for key, share in wins.items()
+        ],
+    }
+
+
 def _poc(res: Results) -> dict:
     card = res.card
     names = {str(c.pk): c.solution.name for c in card.candidates}
@@ -583,29 +609,18 @@ def _poc(res: Results) -> dict:
             title=_("Score by group (0–5)"),
         )
 
-    s = res.sensitivity
+    # Robustness of the leader within each solution type, never across types (the same
+    # grouping as the results page and API: poc.selectors.results_by_type).
     robustness = {
-        "leader": who(s.leader),
-        "by_group": [
+        "several_types": res.several_types,
+        "types": [
             {
-                "group": group_names.get(key, key),
-                "change": _dec(flip.change) if flip else None,
-                "change_percent": _percent(flip.change) if flip else None,
-                "new_weight": _dec(flip.new_weight) if flip else None,
-                "new_leader": who(flip.new_leader) if flip else [],
+                "type": t.solution_type.name,
+                "outside": t.outside,
+                **_robustness(t.sensitivity, t.wins if scored else {}, who, names, group_names),
             }
-            for key, flip in s.by_group.items()
+            for t in res.by_type
         ],
-        "min_change": _dec(s.min_change),
-        "min_change_percent": _percent(s.min_change),
-        "group": group_names.get(s.group, s.group) if s.group else None,
-        "new_leader": who(s.new_leader) if s.new_leader is not None else [],
-        "wins": [
-            {"name": names.get(key, key), "share": _dec(share), "percent": _percent(share)}
-            for key, share in res.wins.items()
-        ]
-        if scored
-        else [],
     }
     return {
         "has_plan": has_plan,
@@ -634,35 +649,52 @@ def _poc(res: Results) -> dict:
 
 
 def _scenario_fit(res: Results) -> dict:
-    """Each candidate under the plan's weights and under every scenario profile, with who leads
-    there: a fit per scenario, not an absolute ranking."""
+    """Each candidate under the plan's weights and under every scenario profile, within the
+    type context: one table per solution type (the chosen type first, the others marked as
+    outside it), ranks and leaders within the type only. A fit per scenario, never one
+    cross-type ranking."""
     card = res.card
     names = {str(c.pk): c.solution.name for c in card.candidates}
+
+    def leaders(keys) -> list[str]:
+        return sorted(names.get(k, k) for k in keys)
+
     scored = any(v is not None for v in card.cell_values.values())
-    rows = [
-        {
-            "profile": _("This plan's weights"),
-            "cells": [
-                {**_overall(res.overall[c.pk]), "leads": str(c.pk) in res.sensitivity.leader}
-                for c in card.candidates
-            ],
-            "leaders": sorted(names.get(k, k) for k in res.sensitivity.leader),
-        }
-    ]
-    for profile, fit, leaders in res.by_profile:
-        rows.append(
+    types = []
+    for t in res.by_type:
+        candidates = t.candidates
+        rows = [
             {
-                "profile": profile.name,
+                "profile": _("This plan's weights"),
                 "cells": [
-                    {**_overall(fit[c.pk]), "leads": str(c.pk) in leaders} for c in card.candidates
+                    {**_overall(res.overall[c.pk]), "leads": str(c.pk) in t.leaders}
+                    for c in candidates
                 ],
-                "leaders": sorted(names.get(k, k) for k in leaders),
+                "leaders": leaders(t.leaders),
+            }
+        ]
+        for profile, fit, in_type in t.by_profile:
+            rows.append(
+                {
+                    "profile": profile.name,
+                    "cells": [
+                        {**_overall(fit[c.pk]), "leads": str(c.pk) in in_type} for c in candidates
+                    ],
+                    "leaders": leaders(in_type),
+                }
+            )
+        types.append(
+            {
+                "type": t.solution_type.name,
+                "outside": t.outside,
+                "candidates": [{"name": c.solution.name, "rank": rank} for c, rank in t.ranked],
+                "profiles": rows,
             }
         )
     return {
         "scored": scored and bool(card.groups),
-        "candidates": [c.solution.name for c in card.candidates],
-        "profiles": rows,
+        "several_types": res.several_types,
+        "types": types,
     }
 
 

@@ -32,6 +32,7 @@ from ..selectors import (
     active_five_questions,
     shortlist_suggest,
 )
+from ..types import suggestions_by_type
 from . import serializers as s
 
 # --- suggestions and candidates --------------------------------------------------------------
@@ -46,10 +47,15 @@ class SuggestionListView(EvaluationScopedView):
 
     @extend_schema(
         summary="Solutions the shortlist rules suggest for the context answers",
+        description="Grouped by solution type, never one cross-type list: the type chosen to "
+        "carry the main responsibility first; suggestions of other types are marked "
+        "`outside_main_type`.",
         responses={200: s.SuggestionSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request, evaluation_pk):
-        suggestions = shortlist_suggest(self.get_evaluation())
+        evaluation = self.get_evaluation()
+        groups = suggestions_by_type(shortlist_suggest(evaluation), evaluation.main_type_id)
+        suggestions = [suggestion for group in groups for suggestion in group.items]
         return Response(self.out(s.SuggestionSerializer, suggestions, many=True))
 
 
@@ -67,7 +73,8 @@ class SuggestionAcceptView(EvaluationScopedView):
     )
     def post(self, request, evaluation_pk):
         evaluation = self.get_evaluation()
-        slugs = self.parse(s.AcceptSuggestionsSerializer).get("solutions")
+        values = self.parse(s.AcceptSuggestionsSerializer)
+        slugs = values.get("solutions")
         ids = None
         if slugs is not None:
             found = dict(Solution.objects.filter(slug__in=slugs).values_list("slug", "pk"))
@@ -81,7 +88,7 @@ class SuggestionAcceptView(EvaluationScopedView):
                 )
             ids = list(dict.fromkeys(found[slug] for slug in slugs))
         added = services.candidates_accept_suggestions(
-            user=request.user, evaluation=evaluation, solution_ids=ids
+            user=request.user, evaluation=evaluation, solution_ids=ids, reason=values["reason"]
         )
         code = status.HTTP_201_CREATED if added else status.HTTP_200_OK
         return Response(_candidates_out(self, added), status=code)

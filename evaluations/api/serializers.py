@@ -301,10 +301,24 @@ class ScenarioFitSerializer(serializers.Serializer):
     )
 
 
+class SolutionTypeBriefSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField(help_text="In the request's language (Accept-Language).")
+
+
 class SuggestionSerializer(serializers.Serializer):
-    """One suggestion. The list comes on-scenario first: fits, then partial, then off."""
+    """One suggestion. The list is grouped by solution type, as on the shortlist page: the type
+    chosen to carry the main responsibility first, then the others in catalog order; within a
+    type, on-scenario first (fits, then partial, then off)."""
 
     solution = SolutionBriefSerializer()
+    type = SolutionTypeBriefSerializer(
+        source="solution.solution_type", help_text="The solution's type: the group it is in."
+    )
+    outside_main_type = serializers.BooleanField(
+        help_text="True when the evaluation has a type decision and this solution is of "
+        "another type. It can still be accepted, but only with a reason."
+    )
     rules = RuleBriefSerializer(many=True)
     scenario_fit = ScenarioFitSerializer(source="fit")
     already_candidate = serializers.SerializerMethodField()
@@ -318,6 +332,14 @@ class AcceptSuggestionsSerializer(serializers.Serializer):
         child=serializers.SlugField(),
         required=False,
         help_text="Slugs of suggested solutions to add; omit to add every suggestion.",
+    )
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=text_limit(Candidate, "reason"),
+        help_text="Why; required when any solution added is outside the chosen type "
+        "(`outside_main_type`), and kept on those candidates.",
     )
 
 

@@ -16,7 +16,11 @@ from rest_framework import serializers
 
 from common.fields import text_limit
 from common.http import DecimalField, ModelSerializer, VersionField
-from evaluations.api.serializers import SolutionBriefSerializer, UsernameField
+from evaluations.api.serializers import (
+    SolutionBriefSerializer,
+    SolutionTypeBriefSerializer,
+    UsernameField,
+)
 
 from ..models import (
     Consensus,
@@ -535,10 +539,54 @@ class AgreementSerializer(serializers.Serializer):
     by_group = serializers.DictField(child=serializers.FloatField(allow_null=True))
 
 
+class TypeRankSerializer(serializers.Serializer):
+    candidate = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="1 = highest weighted score within its type (ties share a rank); "
+        "null: no score yet.",
+    )
+
+
+class ProfileLeadersSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    leaders = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Candidate ids of this type; several on a tie."
+    )
+
+
+class TypeResultsSerializer(serializers.Serializer):
+    type = SolutionTypeBriefSerializer()
+    outside_main_type = serializers.BooleanField(
+        help_text="True when the evaluation has a type decision and this is another type."
+    )
+    ranking = TypeRankSerializer(many=True, help_text="Best first under the plan's weights.")
+    leaders = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Under the plan's weights, within the type."
+    )
+    profiles = ProfileLeadersSerializer(many=True, help_text="Leaders per scenario profile.")
+    sensitivity = SensitivitySerializer(help_text="Robustness of the leader within the type.")
+    win_shares = WinShareSerializer(many=True)
+
+
 class ResultsSerializer(serializers.Serializer):
     candidates = ScorecardCandidateSerializer(many=True)
     hidden_cells = serializers.IntegerField(help_text=HIDDEN_CELLS_HELP)
-    profiles = ProfileFitSerializer(many=True, help_text="Scenario fit per profile.")
-    sensitivity = SensitivitySerializer()
-    win_shares = WinShareSerializer(many=True)
+    profiles = ProfileFitSerializer(
+        many=True,
+        help_text="Each candidate's fit per profile. `leaders` is across every candidate "
+        "whatever its type; with several types, read the leaders in `by_type`.",
+    )
+    by_type = TypeResultsSerializer(
+        many=True,
+        help_text="Scenario fit within the type context: one entry per solution type present, "
+        "the chosen type first, then catalog order. Candidates are ranked only within their "
+        "type, never across types.",
+    )
+    sensitivity = SensitivitySerializer(
+        help_text="Across every candidate; with several types, read `by_type`."
+    )
+    win_shares = WinShareSerializer(
+        many=True, help_text="Across every candidate; with several types, read `by_type`."
+    )
     agreement = AgreementSerializer()

@@ -355,20 +355,64 @@ def _overall(candidate_pk: int, overall: scoring.Overall) -> dict:
     }
 
 
+def _sensitivity(sens: scoring.Sensitivity) -> dict:
+    return {
+        "leader": _ids(sens.leader),
+        "total_weight": sens.total_weight,
+        "by_group": {
+            group: None
+            if flip is None
+            else {
+                "change": flip.change,
+                "new_weight": flip.new_weight,
+                "new_leader": _ids(flip.new_leader),
+            }
+            for group, flip in sens.by_group.items()
+        },
+        "min_change": sens.min_change,
+        "group": sens.group,
+        "new_leader": None if sens.new_leader is None else _ids(sens.new_leader),
+    }
+
+
+def _win_shares(wins) -> list[dict]:
+    return [{"candidate": int(key), "share": share} for key, share in wins.items()]
+
+
+def _by_type(res) -> list[dict]:
+    return [
+        {
+            "type": t.solution_type,
+            "outside_main_type": t.outside,
+            "ranking": [{"candidate": c.pk, "rank": rank} for c, rank in t.ranked],
+            "leaders": _ids(t.leaders),
+            "profiles": [
+                {"key": profile.key, "leaders": _ids(leaders)}
+                for profile, _fit, leaders in t.by_profile
+            ],
+            "sensitivity": _sensitivity(t.sensitivity),
+            "win_shares": _win_shares(t.wins),
+        }
+        for t in res.by_type
+    ]
+
+
 class ResultsView(PocView):
     serializer_class = s.ResultsSerializer
 
     @extend_schema(
-        summary="Overall scores, scenario fit, robustness to the weights and agreement",
+        summary="Overall scores, scenario fit by solution type, robustness and agreement",
         description="From submitted scores and consensus only (missing cells are left out, "
-        "not counted as zero). Sensitivity: the smallest change of one group's weight that "
-        "changes the leader. Win shares: how often each candidate leads under random "
-        "re-weightings. Agreement: Krippendorff's alpha (null: not applicable).",
+        "not counted as zero). `by_type` is the scenario fit within the type context: "
+        "candidates are ranked, led and tested for robustness only against candidates of "
+        "their own solution type, the type chosen to carry the main responsibility first. "
+        "Sensitivity: the smallest change of one group's weight that changes the leader. "
+        "Win shares: how often each candidate leads under random re-weightings. Agreement: "
+        "Krippendorff's alpha (null: not applicable).",
         responses={200: s.ResultsSerializer, **READ_ERRORS},
     )
     def get(self, request, evaluation_pk):
         res = results(self.get_evaluation(), request.user)
-        sens = res.sensitivity
         body = {
             "candidates": candidate_totals(res.card, res.overall),
             "hidden_cells": res.card.hidden_cells,
@@ -381,26 +425,9 @@ class ResultsView(PocView):
                 }
                 for profile, fit, leaders in res.by_profile
             ],
-            "sensitivity": {
-                "leader": _ids(sens.leader),
-                "total_weight": sens.total_weight,
-                "by_group": {
-                    group: None
-                    if flip is None
-                    else {
-                        "change": flip.change,
-                        "new_weight": flip.new_weight,
-                        "new_leader": _ids(flip.new_leader),
-                    }
-                    for group, flip in sens.by_group.items()
-                },
-                "min_change": sens.min_change,
-                "group": sens.group,
-                "new_leader": None if sens.new_leader is None else _ids(sens.new_leader),
-            },
-            "win_shares": [
-                {"candidate": int(key), "share": share} for key, share in res.wins.items()
-            ],
+            "by_type": _by_type(res),
+            "sensitivity": _sensitivity(res.sensitivity),
+            "win_shares": _win_shares(res.wins),
             "agreement": {"overall": res.agreement, "by_group": res.agreement_by_group},
         }
         return Response(self.out(s.ResultsSerializer, body))

@@ -158,11 +158,11 @@ def test_the_api_gives_each_suggestion_its_scenario_fit(owner):
     response = api.get(f"/api/evaluations/{evaluation.pk}/suggestions/")
     assert response.status_code == 200
     rows = [(s["solution"]["slug"], s["scenario_fit"]) for s in response.json()]
-    # Fits both, then in part, then off-scenario (by type and name within each).
+    # Grouped by type, as on the page; within a type: fits both, then in part, then off.
     assert [(slug, fit["level"]) for slug, fit in rows] == [
         ("kuberay", "fits"),
-        ("cloud-managed-gpu", "fits"),
         ("slurm", "partial"),
+        ("cloud-managed-gpu", "fits"),
         ("enterprise-container-platform", "off"),
     ]
     fits = dict(rows)

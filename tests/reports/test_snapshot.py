@@ -155,8 +155,9 @@ def test_snapshot_holds_every_section(full):
     assert [c["slug"] for c in poc["candidates"]] == [c["slug"] for c in snap["candidates"]]
     agreed = [d for d in poc["disagreements"] if d["consensus"]]
     assert agreed and agreed[0]["consensus"] == {"score": "4.0", "reason": HOSTILE}
-    assert poc["robustness"]["leader"] and poc["robustness"]["by_group"]
-    assert poc["scenario_fit"]["profiles"][0]["cells"]
+    robustness = poc["robustness"]["types"]
+    assert robustness and all(t["leader"] and t["by_group"] for t in robustness)
+    assert poc["scenario_fit"]["types"][0]["profiles"][0]["cells"]
     assert snap["summary"]["scenario_fit"] == poc["scenario_fit"]
     evidence = snap["appendix"]["evidence"]
     assert [e["file"] for e in evidence] == ["run-1.txt"] and len(evidence[0]["sha256"]) == 64
