@@ -7,6 +7,7 @@ from common.fields import text_limit
 from common.forms import VersionField
 
 from .models import (
+    FACT_FLAGS,
     AnswerValue,
     Assessment,
     Candidate,
@@ -29,6 +30,21 @@ class EvaluationForm(forms.ModelForm):
         label=_("Primary scenarios"),
         error_messages={"required": _("Choose at least one primary scenario.")},
     )
+    # The context questions of the same name, shown as boxes: one answer (models.ContextFact).
+    # show_hidden_initial: the page carries the value it showed, so a box left alone on a page
+    # loaded before the question was answered elsewhere is not taken for a change.
+    private_deployment_required = forms.BooleanField(
+        label=_("Private deployment required"),
+        required=False,
+        show_hidden_initial=True,
+        help_text=_("The same answer as the context question on private deployment."),
+    )
+    compliance_required = forms.BooleanField(
+        label=_("Compliance, data-residency or audit requirements"),
+        required=False,
+        show_hidden_initial=True,
+        help_text=_("The same answer as the context question on compliance."),
+    )
     version = VersionField()
 
     class Meta:
@@ -45,6 +61,17 @@ class EvaluationForm(forms.ModelForm):
             "notes",
         ]
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None:
+            for name in FACT_FLAGS:
+                self.initial.setdefault(name, getattr(self.instance, name))
+
+    def changed_facts(self) -> list[str]:
+        """The requirement boxes the user changed: only those are saved, so a box left alone
+        does not overwrite an answer given meanwhile on the context page."""
+        return [name for name in FACT_FLAGS if name in self.changed_data]
 
 
 class ContextAnswerForm(forms.Form):
@@ -128,7 +155,7 @@ class DecisionForm(forms.Form):
         self.fields["chosen"].queryset = evaluation.candidates.filter(
             status=CandidateStatus.SHORTLISTED
         ).select_related("solution")
-        self.fields["chosen"].label_from_instance = lambda c: c.solution.name
+        self.fields["chosen"].label_from_instance = lambda c: c.name
 
 
 class TransitionForm(forms.Form):

@@ -37,17 +37,45 @@ class MemberRole(models.TextChoices):
     VIEWER = "viewer", _("Viewer (procurement)")
 
 
+class ContextFact:
+    """An evaluation requirement that is also a context question: one fact, stored once, as the
+    evaluation's answer to the question `key` (yes: required; no or not answered: not).
+
+    Reading it on an evaluation says whether that answer is yes, from the prefetched answers
+    when they are loaded. It is read-only: `services.evaluation_create` / `evaluation_update`
+    take the box's value and save the answer (ticked: yes; cleared: a yes becomes no).
+    """
+
+    def __init__(self, key: str, label) -> None:
+        self.key = key
+        self.label = label
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        return instance.fact(self.key)
+
+    def __set__(self, instance, value) -> None:
+        raise AttributeError(
+            f"{self.name} is the answer to the context question {self.key!r}: save that answer."
+        )
+
+
 class Evaluation(VersionedModel):
     title = models.CharField(_("title"), max_length=200)
     organisation = models.CharField(_("organisation / team"), max_length=200)
     scenarios = models.ManyToManyField(
         Scenario, related_name="evaluations", verbose_name=_("primary scenarios")
     )
-    private_deployment_required = models.BooleanField(
-        _("private deployment required"), default=False
+    # Asked once, as context questions: the create form's boxes show and change those answers.
+    private_deployment_required = ContextFact(
+        "private_deployment", _("private deployment required")
     )
-    compliance_required = models.BooleanField(
-        _("compliance or data-residency requirements"), default=False
+    compliance_required = ContextFact(
+        "compliance_regime", _("compliance, data-residency or audit requirements")
     )
     localisation_required = models.BooleanField(
         _("localisation (domestic hardware and delivery) required"), default=False
@@ -110,6 +138,21 @@ class Evaluation(VersionedModel):
     @property
     def is_sealed(self) -> bool:
         return self.status in SEALED
+
+    def fact(self, key: str) -> bool:
+        """Whether the context question `key` is answered yes."""
+        if self.pk is None:
+            return False
+        prefetched = getattr(self, "_prefetched_objects_cache", {}).get("context_answers")
+        if prefetched is not None:
+            return any(a.question.key == key and a.value == AnswerValue.YES for a in prefetched)
+        return self.context_answers.filter(question__key=key, value=AnswerValue.YES).exists()
+
+
+# Evaluation requirement (the create form's box) -> the context question it is the answer to.
+FACT_FLAGS = {
+    name: field.key for name, field in vars(Evaluation).items() if isinstance(field, ContextFact)
+}
 
 
 class Membership(models.Model):
@@ -178,7 +221,8 @@ class ContextQuestion(LibraryQuestion):
 
 
 class ConstraintFlag(models.TextChoices):
-    """The evaluation's own yes/no requirements a constraint can follow."""
+    """The evaluation's own yes/no requirements a constraint can follow (the first two are its
+    answers to the context questions of the same name: `ContextFact`)."""
 
     PRIVATE_DEPLOYMENT = "private_deployment_required", _("private deployment required")
     COMPLIANCE = "compliance_required", _("compliance or data-residency requirements")

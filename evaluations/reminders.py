@@ -54,9 +54,7 @@ COMPLIANCE_QUESTION = "compliance_evidence"
 @reminder
 def private_deployment_ignored(data: EvaluationData):
     e = data.evaluation
-    if not (
-        e.private_deployment_required or e.compliance_required or data.fact("private_compliance")
-    ):
+    if not (e.private_deployment_required or e.compliance_required):
         return
     for c in data.shortlisted:
         if c.solution.solution_type.slug != CLOUD_TYPE:

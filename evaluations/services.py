@@ -20,6 +20,7 @@ from common.history import save_as
 
 from .constraints import Verdict, candidate_checks
 from .models import (
+    FACT_FLAGS,
     TRANSITIONS,
     AnswerValue,
     Assessment,
@@ -126,6 +127,7 @@ def evaluation_create(*, user, title: str, organisation: str, scenarios, **field
     unknown = sorted(set(fields) - set(EVALUATION_FIELDS))
     if unknown:
         raise ValidationError({name: _("This field cannot be set here.") for name in unknown})
+    facts = _split_facts(fields)
     evaluation = Evaluation(
         title=_clean_text(title),
         organisation=_clean_text(organisation),
@@ -137,30 +139,46 @@ def evaluation_create(*, user, title: str, organisation: str, scenarios, **field
     save_as(evaluation, user)
     evaluation.scenarios.set(scenarios)
     save_as(Membership(evaluation=evaluation, user=user, role=MemberRole.OWNER), user)
-    _context_from_constraints(evaluation, user)
+    _facts_save(evaluation, user, facts)
     return evaluation
 
 
-# A constraint ticked on the evaluation answers the context question that asks the same thing,
-# so nobody is asked twice; an answer already given is never overwritten.
-CONSTRAINT_CONTEXT = {
-    "private_compliance": ("private_deployment_required", "compliance_required"),
-}
+def _split_facts(fields: dict) -> dict[str, bool]:
+    """Take the requirements that are context answers (models.FACT_FLAGS) out of `fields`."""
+    facts = {name: fields.pop(name) for name in FACT_FLAGS if name in fields}
+    for name, value in facts.items():
+        if not isinstance(value, bool):
+            raise ValidationError({name: _("Give true or false.")})
+    return facts
 
 
-def _context_from_constraints(evaluation: Evaluation, user) -> None:
-    for key, flags in CONSTRAINT_CONTEXT.items():
-        if not any(getattr(evaluation, flag) for flag in flags):
+def _facts_save(evaluation: Evaluation, user, facts: dict[str, bool]) -> None:
+    """A requirement box and its context question are one fact, stored as the answer: a ticked
+    box answers yes; a cleared box turns a yes into no (an unanswered question or a "not sure
+    yet" stays as it is, since clearing the box does not answer it)."""
+    for name, required in facts.items():
+        question = ContextQuestion.objects.filter(key=FACT_FLAGS[name]).first()
+        answer = None
+        if question is not None:
+            answer = (
+                ContextAnswer.objects.select_for_update()
+                .filter(evaluation=evaluation, question=question)
+                .first()
+            )
+        current = answer.value if answer is not None else None
+        if required and current != AnswerValue.YES:
+            value = AnswerValue.YES
+        elif not required and current == AnswerValue.YES:
+            value = AnswerValue.NO
+        else:
             continue
-        question = ContextQuestion.objects.filter(key=key, is_active=True).first()
         if question is None:
-            continue
-        answer = ContextAnswer.objects.filter(evaluation=evaluation, question=question).first()
-        if answer is not None and answer.value != AnswerValue.UNKNOWN:
-            continue
+            raise ValidationError(
+                {name: _("The context question this requirement answers is not installed.")}
+            )
         answer = answer or ContextAnswer(evaluation=evaluation, question=question, version=0)
         bump(answer)
-        answer.value = AnswerValue.YES
+        answer.value = value
         answer.updated_by = user
         answer.full_clean()
         save_as(answer, user)
@@ -172,16 +190,18 @@ def evaluation_update(
 ) -> Evaluation:
     evaluation_require_editable(user, evaluation)
     evaluation = lock_and_check(Evaluation, pk=evaluation.pk, expected_version=expected_version)
-    for name, value in fields.items():
+    for name in fields:
         if name not in EVALUATION_FIELDS:
             raise ValidationError({name: _("This field cannot be changed here.")})
+    facts = _split_facts(fields)
+    for name, value in fields.items():
         setattr(evaluation, name, _clean_text(value) if isinstance(value, str) else value)
     evaluation.full_clean()
     bump(evaluation)
     save_as(evaluation, user)
     if scenarios is not None:
         evaluation.scenarios.set(_validate_scenarios(scenarios))
-    _context_from_constraints(evaluation, user)
+    _facts_save(evaluation, user, facts)
     return evaluation
 
 

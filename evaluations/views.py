@@ -25,7 +25,7 @@ from .forms import (
     TransitionForm,
 )
 from .history import history_entries, history_timeline
-from .models import TRANSITIONS, ContextQuestion, FiveQuestion, Status
+from .models import FACT_FLAGS, TRANSITIONS, ContextQuestion, FiveQuestion, Status
 from .reminders import reminders_for
 from .scoped import EvaluationMixin
 from .selectors import (
@@ -155,7 +155,8 @@ class EvaluationEditView(EvaluationMixin, PageAction, View):
         return self.answer({"form": self.form_for_saved(self.evaluation)})
 
     def perform(self, form):
-        data = {k: v for k, v in form.cleaned_data.items() if k != "version"}
+        unchanged = set(FACT_FLAGS) - set(form.changed_facts())
+        data = {k: v for k, v in form.cleaned_data.items() if k != "version" and k not in unchanged}
         return services.evaluation_update(
             user=self.request.user,
             evaluation=self.evaluation,

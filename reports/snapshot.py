@@ -29,6 +29,7 @@ from evaluations.constraints import constraint_checks
 from evaluations.history import history_entries, history_timeline
 from evaluations.models import (
     Assessment,
+    ContextFact,
     Evaluation,
     MemberRole,
     Party,
@@ -93,6 +94,14 @@ def _person(user) -> str | None:
     return user.get_full_name() or user.username
 
 
+def _requirement_label(name: str):
+    """A requirement's label: its field's, or its context fact's (models.ContextFact)."""
+    attribute = getattr(Evaluation, name)
+    if isinstance(attribute, ContextFact):
+        return attribute.label
+    return Evaluation._meta.get_field(name).verbose_name
+
+
 # --- sections --------------------------------------------------------------------------------
 
 
@@ -117,7 +126,7 @@ def _meta(data: EvaluationData, members: list, language: str, generated_at: str)
         "constraints": [
             {
                 "key": field,
-                "label": str(Evaluation._meta.get_field(field).verbose_name),
+                "label": str(_requirement_label(field)),
                 "required": bool(value),
             }
             for field, value in constraints

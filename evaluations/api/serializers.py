@@ -22,6 +22,7 @@ from ..models import (
     ContextAnswer,
     Decision,
     Evaluation,
+    LayerRole,
     MemberRole,
     Membership,
     Party,
@@ -105,6 +106,16 @@ class EvaluationSerializer(ModelSerializer):
     created_by = UsernameField()
     my_role = serializers.SerializerMethodField(help_text=MY_ROLE_HELP)
     is_sealed = serializers.BooleanField(read_only=True)
+    private_deployment_required = serializers.BooleanField(
+        read_only=True,
+        help_text="The answer to the context question `private_deployment` is yes; setting it "
+        "here answers that question.",
+    )
+    compliance_required = serializers.BooleanField(
+        read_only=True,
+        help_text="The answer to the context question `compliance_regime` is yes; setting it "
+        "here answers that question.",
+    )
 
     class Meta:
         model = Evaluation
@@ -154,8 +165,16 @@ class EvaluationWriteSerializer(serializers.Serializer):
         required=False,
         help_text="Slugs of the primary scenarios, e.g. ['training'].",
     )
-    private_deployment_required = serializers.BooleanField(required=False)
-    compliance_required = serializers.BooleanField(required=False)
+    private_deployment_required = serializers.BooleanField(
+        required=False,
+        help_text="Answers the context question `private_deployment`: true is yes; false turns "
+        "a yes into no.",
+    )
+    compliance_required = serializers.BooleanField(
+        required=False,
+        help_text="Answers the context question `compliance_regime`: true is yes; false turns "
+        "a yes into no.",
+    )
     localisation_required = serializers.BooleanField(required=False)
     plans_hybrid = serializers.BooleanField(required=False)
     unified_view_owner = serializers.CharField(
@@ -343,8 +362,28 @@ class AcceptSuggestionsSerializer(serializers.Serializer):
     )
 
 
+class LayerSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=LayerRole.choices)
+    role_label = serializers.CharField(source="get_role_display")
+    solution = SolutionBriefSerializer()
+    main = serializers.BooleanField(
+        source="is_main", help_text="The layer whose type carries the main responsibility."
+    )
+
+
 class CandidateSerializer(ModelSerializer):
     url = serializers.SerializerMethodField()
+    name = serializers.CharField(
+        read_only=True, help_text="The solution's name, or the stack's name for a stack."
+    )
+    is_stack = serializers.BooleanField(read_only=True)
+    layers = LayerSerializer(
+        source="stack_layers",
+        many=True,
+        read_only=True,
+        help_text="A stack's layers, bottom to top (empty for a single solution); `solution` "
+        "is then the main layer.",
+    )
     # A plain string: "status" is the evaluation status enum everywhere else in the schema.
     status = serializers.CharField(read_only=True, help_text=CANDIDATE_STATUS_HELP)
     solution = SolutionBriefSerializer(read_only=True)
@@ -357,7 +396,10 @@ class CandidateSerializer(ModelSerializer):
         fields = (
             "id",
             "url",
+            "name",
+            "is_stack",
             "solution",
+            "layers",
             "status",
             "origin",
             "reason",

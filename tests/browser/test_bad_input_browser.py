@@ -109,7 +109,7 @@ def test_constraints_answer_their_context_question_and_missing_costs_say_so(
     page.locator("#id_private_deployment_required").check()
     page.get_by_test_id("save").click()
     page.wait_for_url(re.compile(r"/evaluations/\d+/context/$"))
-    assert page.get_by_test_id("ctx-private_compliance").get_by_label("Yes").is_checked()
+    assert page.get_by_test_id("ctx-private_deployment").get_by_label("Yes").is_checked()
     no_overflow(page)
 
     page.goto(f"{live_server.url}/evaluations/{everything.pk}/costs/")

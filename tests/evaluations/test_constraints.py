@@ -336,3 +336,28 @@ def test_admins_edit_the_constraint_library_and_bad_facts_are_refused(client, ad
     saved = client.post(url, {**form, "facts": '["heterogeneous_accelerators"]'})
     assert saved.status_code == 302
     assert Constraint.objects.get(pk=constraint.pk).facts == ["heterogeneous_accelerators"]
+
+
+@pytest.mark.parametrize(
+    ("question", "key"),
+    [("private_deployment", "private_deployment"), ("compliance_regime", "compliance_audit")],
+)
+def test_answering_the_context_question_carries_the_constraint_of_its_box(owner, question, key):
+    """The box and the question are one fact: answered on the context page, the constraint
+    is carried; answered no again, it is not."""
+    evaluation = make_evaluation(owner)
+    candidate = candidate_with_levels(evaluation, owner, {})
+
+    def carried():
+        return {c.constraint.key for c in checks_of(evaluation, candidate)}
+
+    assert key not in carried()
+    q = ContextQuestion.objects.get(key=question)
+    answer = services.context_answer_save(
+        user=owner, evaluation=evaluation, question=q, value="yes", expected_version=0
+    )
+    assert key in carried()
+    services.context_answer_save(
+        user=owner, evaluation=evaluation, question=q, value="no", expected_version=answer.version
+    )
+    assert key not in carried()

@@ -1,13 +1,21 @@
 """Evaluation pages: members only, quick inline editing, conflicts, gate, seal, query budgets."""
 
 import datetime
+import re
 
 import pytest
 from django.urls import reverse
 
 from catalog.models import Scenario, Solution
 from evaluations import services
-from evaluations.models import Candidate, FiveQuestion, MemberRole, QuestionAnswer, Status
+from evaluations.models import (
+    Candidate,
+    Evaluation,
+    FiveQuestion,
+    MemberRole,
+    QuestionAnswer,
+    Status,
+)
 from tests.factories import add_candidates, answer_all, make_evaluation
 
 pytestmark = pytest.mark.django_db
@@ -131,6 +139,51 @@ def test_context_answer_saves_inline_and_drives_suggestions(client, owner, evalu
     assert stale.status_code == 409
     assert "Someone else saved this" in stale.content.decode()
     assert evaluation.context_answers.get(question__key="ray_workloads").value == "yes"
+
+
+def test_the_requirement_box_and_its_context_question_show_one_answer(client, owner):
+    client.force_login(owner)
+    created = client.post(
+        reverse("evaluations:evaluation_create"),
+        {
+            "title": "On premises",
+            "organisation": "Platform",
+            "scenarios": [scenario_pk()],
+            "private_deployment_required": "on",
+        },
+    )
+    assert created.status_code == 302
+    evaluation = Evaluation.objects.get(title="On premises")
+    context = client.get(url("evaluation_context", evaluation)).content.decode()
+    assert re.search(r'name="private_deployment-value" value="yes"[^>]*checked', context)
+    edit = client.get(url("evaluation_edit", evaluation)).content.decode()
+    assert re.search(r'type="checkbox" name="private_deployment_required"[^>]*checked', edit)
+    assert not re.search(r'type="checkbox" name="compliance_required"[^>]*checked', edit)
+
+    # Answered on the context page while the edit form is open elsewhere...
+    client.post(
+        url("context_answer_save", evaluation, key="compliance_regime"),
+        {"compliance_regime-value": "yes", "compliance_regime-version": "0"},
+    )
+    edit = client.get(url("evaluation_edit", evaluation)).content.decode()
+    assert re.search(r'type="checkbox" name="compliance_required"[^>]*checked', edit)
+    evaluation.refresh_from_db()
+    # ...the stale form, whose box showed it unticked and was left alone, does not undo it;
+    # clearing the ticked private deployment box answers that question no.
+    saved = client.post(
+        url("evaluation_edit", evaluation),
+        {
+            "title": "On premises",
+            "organisation": "Platform",
+            "scenarios": [scenario_pk()],
+            "initial-private_deployment_required": "True",
+            "initial-compliance_required": "False",
+            "version": evaluation.version,
+        },
+    )
+    assert saved.status_code == 302
+    answers = dict(evaluation.context_answers.values_list("question__key", "value"))
+    assert answers["compliance_regime"] == "yes" and answers["private_deployment"] == "no"
 
 
 def test_shortlist_accept_add_and_eliminate(client, owner, evaluation):

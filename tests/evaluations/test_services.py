@@ -260,36 +260,92 @@ def test_history_records_who_and_what(evaluation, owner):
     ]
 
 
-def test_constraints_pre_answer_the_context_question_that_asks_the_same(owner):
+def _answer(evaluation, key):
     from evaluations.models import ContextAnswer
 
-    def private_answer(evaluation):
-        return ContextAnswer.objects.filter(
-            evaluation=evaluation, question__key="private_compliance"
-        ).first()
+    return ContextAnswer.objects.filter(evaluation=evaluation, question__key=key).first()
 
+
+def _question(key):
+    from evaluations.models import ContextQuestion
+
+    return ContextQuestion.objects.get(key=key)
+
+
+def _fresh(evaluation):
+    return type(evaluation).objects.get(pk=evaluation.pk)
+
+
+@pytest.mark.parametrize(
+    ("flag", "key"),
+    [
+        ("private_deployment_required", "private_deployment"),
+        ("compliance_required", "compliance_regime"),
+    ],
+)
+def test_a_requirement_box_and_its_context_question_are_one_fact(owner, flag, key):
     plain = make_evaluation(owner, title="No constraints")
-    assert private_answer(plain) is None
-    private = make_evaluation(owner, title="On premises", private_deployment_required=True)
-    assert private_answer(private).value == "yes"
-
-    # Ticked later: answered then; an explicit answer is never overwritten.
+    assert _answer(plain, key) is None and getattr(_fresh(plain), flag) is False
+    # Ticked on the create form: the question is answered yes, and the flag reads it.
+    ticked = make_evaluation(owner, title="Ticked", **{flag: True})
+    assert _answer(ticked, key).value == "yes" and getattr(_fresh(ticked), flag) is True
+    # Answered no on the context page: the box is cleared, with nothing else to save.
     services.context_answer_save(
         user=owner,
-        evaluation=plain,
-        question=private_answer(private).question,
+        evaluation=ticked,
+        question=_question(key),
         value="no",
+        expected_version=_answer(ticked, key).version,
+    )
+    assert getattr(_fresh(ticked), flag) is False
+    # Answered yes on the context page: the box is ticked.
+    services.context_answer_save(
+        user=owner, evaluation=plain, question=_question(key), value="yes", expected_version=0
+    )
+    plain = _fresh(plain)
+    assert getattr(plain, flag) is True
+    # Cleared on the edit form: the yes becomes no, in the answer's history too.
+    services.evaluation_update(
+        user=owner, evaluation=plain, expected_version=plain.version, **{flag: False}
+    )
+    answer = _answer(plain, key)
+    assert answer.value == "no" and answer.version == 2 and answer.updated_by == owner
+    assert getattr(_fresh(plain), flag) is False
+    assert [h.value for h in answer.history.all()] == ["no", "yes"]
+
+
+def test_clearing_a_box_leaves_an_open_question_open(owner):
+    evaluation = make_evaluation(owner)
+    services.context_answer_save(
+        user=owner,
+        evaluation=evaluation,
+        question=_question("compliance_regime"),
+        value="unknown",
         expected_version=0,
     )
     services.evaluation_update(
-        user=owner, evaluation=plain, expected_version=plain.version, compliance_required=True
+        user=owner,
+        evaluation=evaluation,
+        expected_version=evaluation.version,
+        compliance_required=False,
+        private_deployment_required=False,
     )
-    assert private_answer(plain).value == "no"
-    later = make_evaluation(owner, title="Later")
-    services.evaluation_update(
-        user=owner, evaluation=later, expected_version=later.version, compliance_required=True
-    )
-    assert private_answer(later).value == "yes"
+    assert _answer(evaluation, "compliance_regime").value == "unknown"
+    assert _answer(evaluation, "private_deployment") is None
+
+
+def test_a_requirement_cannot_be_set_beside_its_answer(owner):
+    evaluation = make_evaluation(owner)
+    with pytest.raises(AttributeError, match="private_deployment"):
+        evaluation.private_deployment_required = True
+    with pytest.raises(ValidationError) as error:
+        services.evaluation_update(
+            user=owner,
+            evaluation=evaluation,
+            expected_version=evaluation.version,
+            compliance_required="yes",
+        )
+    assert "compliance_required" in error.value.message_dict
 
 
 def test_a_sealed_evaluation_keeps_its_members(owner, people):

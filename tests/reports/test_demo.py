@@ -81,7 +81,14 @@ def test_demo_loads_one_complete_evaluation_once():
         "reviewer3": MemberRole.REVIEWER,
         "procurement": MemberRole.VIEWER,
     }
-    assert evaluation.context_answers.count() == 9
+    assert evaluation.context_answers.count() == 10
+    # Private deployment and compliance: the boxes ticked at creation are the demo's answers.
+    assert evaluation.compliance_required
+    assert set(
+        evaluation.context_answers.filter(
+            question__key__in=["private_deployment", "compliance_regime"]
+        ).values_list("value", flat=True)
+    ) == {"yes"}
 
     shortlisted = list(evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED))
     eliminated = list(evaluation.candidates.filter(status=CandidateStatus.ELIMINATED))

@@ -73,7 +73,8 @@ CONTEXT = {
         "yes",
         "Quotas, approvals and audit are required; support must be available on site.",
     ),
-    "private_compliance": ("yes", "Industry regulation: data residency and closed networks."),
+    "private_deployment": ("yes", "Training data and model weights stay in our closed networks."),
+    "compliance_regime": ("yes", "Industry regulation: data residency and audited access."),
 }
 
 CLOUD_SLUG = "cloud-managed-gpu"
