@@ -31,6 +31,14 @@ evaluation_selectors.CANDIDATE_PREFETCHES.append(rows_prefetch())
 
 OPEN_SOURCE_TYPE = "open-source"
 COMMERCIAL_TYPES = {"enterprise-platform", "cloud-managed"}
+# What a hybrid route needs one owner for across its resource sources (seeded areas, group
+# "across_sources"): the resource catalogue, the request flow, cost attribution, the audit record.
+HYBRID_AREAS = (
+    "unified_resource_catalogue",
+    "request_approval_flow",
+    "cost_attribution",
+    "unified_audit_record",
+)
 
 
 def _parties(data) -> list:
@@ -194,4 +202,34 @@ def matrix_gaps_and_conflicts(data):
             % {"gaps": len(m.result.gaps), "conflicts": len(m.result.conflicts)},
             fix_url=_url(data, "matrix", cid=c.pk),
             fix_label=_("Agree on one owner per area"),
+        )
+
+
+@reminder
+def hybrid_without_unified_owner(data):
+    """Seed risk "hybrid without a unified catalogue and audit": the evaluation plans several
+    resource sources, and a candidate's matrix names nobody accountable (no A) for one of
+    HYBRID_AREAS. Two accountable parties is an owner too many, not none: matrix-gaps says so."""
+    if not data.evaluation.plans_hybrid:
+        return
+    for m in _matrices(data):
+        missing = [
+            r.area for r in m.rows if r.area.key in HYBRID_AREAS and "A" not in r.letters.values()
+        ]
+        if not missing:
+            continue
+        c = m.candidate
+        yield Reminder(
+            key=f"hybrid-without-unified-owner:{c.pk}",
+            severity="high",
+            title=_("Hybrid route without a unified owner under %(s)s") % {"s": c.name},
+            why=_(
+                "This evaluation combines several resource sources, yet the matrix of %(s)s "
+                "names nobody accountable for: %(areas)s. Without one owner for the resource "
+                "catalogue, the request flow, cost attribution and the audit record across "
+                "sources, each source becomes an island of its own."
+            )
+            % {"s": c.name, "areas": _list(a.name for a in missing)},
+            fix_url=_url(data, "matrix", cid=c.pk) + f"#row-{missing[0].key}",
+            fix_label=_("Name an accountable owner"),
         )

@@ -9,16 +9,22 @@ services and says whether the reminder for that risk fires.
     price-without-responsibilities  "prices compared, responsibilities not"
     matrix-gaps                     "no agreed vendor / internal boundary": nobody or two
                                     accountable for an area
+    hybrid-without-unified-owner    "hybrid without a unified catalogue and audit": the
+                                    evaluation plans several resource sources and a candidate's
+                                    matrix has nobody accountable for the resource catalogue,
+                                    request flow, cost attribution or audit record
 """
 
 from decimal import Decimal as D
 
 import pytest
 
+from evaluations import services as evaluation_services
 from evaluations.reminders import reminders_for
 from evaluations.selectors import evaluation_data
 from responsibility import services
 from responsibility.models import Area, Party
+from responsibility.reminders import HYBRID_AREAS
 from tests.factories import add_candidates
 
 pytestmark = pytest.mark.django_db
@@ -191,6 +197,52 @@ def two_accountable(w):
     )
 
 
+# --- hybrid without a unified catalogue and audit owner ---------------------------------------
+
+
+def plans_hybrid(w, value=True):
+    e = w["evaluation"]
+    e.refresh_from_db()
+    evaluation_services.evaluation_update(
+        user=w["owner"], evaluation=e, expected_version=e.version, plans_hybrid=value
+    )
+
+
+def hybrid_matrices_empty(w):
+    plans_hybrid(w)
+
+
+def hybrid_prefilled(w):
+    """Every seeded type starts with the internal team accountable for the four areas."""
+    plans_hybrid(w)
+    prefill(w, "slurm", "runai", "cloud")
+
+
+def hybrid_audit_record_without_owner(w):
+    hybrid_prefilled(w)
+    set_row(w, "runai", "unified_audit_record", {"vendor": "R", "security": "C"})
+
+
+def hybrid_catalogue_unanswered(w):
+    hybrid_prefilled(w)
+    set_row(w, "cloud", "unified_resource_catalogue", {})
+
+
+def hybrid_vendor_owns_cost_attribution(w):
+    """An accountable party outside the enterprise is still an owner: this risk is about none."""
+    hybrid_prefilled(w)
+    set_row(w, "runai", "cost_attribution", {"vendor": "A", "internal": "R"})
+
+
+def not_hybrid_matrices_empty(w):
+    """One resource source: nothing to unify, whatever the matrices say."""
+
+
+def hybrid_dropped_again(w):
+    hybrid_audit_record_without_owner(w)
+    plans_hybrid(w, False)
+
+
 ROWS = [
     ("open-source-zero-people", os_not_costed, False),
     ("open-source-zero-people", os_costed_matrix_empty, True),
@@ -214,6 +266,13 @@ ROWS = [
     ("price-without-responsibilities", not_priced_matrix_empty, False),
     ("matrix-gaps", commercial_prefilled, False),
     ("matrix-gaps", two_accountable, True),
+    ("hybrid-without-unified-owner", hybrid_matrices_empty, True),
+    ("hybrid-without-unified-owner", hybrid_prefilled, False),
+    ("hybrid-without-unified-owner", hybrid_audit_record_without_owner, True),
+    ("hybrid-without-unified-owner", hybrid_catalogue_unanswered, True),
+    ("hybrid-without-unified-owner", hybrid_vendor_owns_cost_attribution, False),
+    ("hybrid-without-unified-owner", not_hybrid_matrices_empty, False),
+    ("hybrid-without-unified-owner", hybrid_dropped_again, False),
 ]
 
 
@@ -263,3 +322,42 @@ def test_governance_reminder_names_who_is_accountable_instead(world):
     set_row(world, "runai", "permissions_audit", {"internal": "A", "vendor": "R"})
     set_row(world, "runai", "tenant_quota_governance", {"internal": "A", "vendor": "R"})
     assert not fired(world, "commercial-no-internal-owner")
+
+
+def test_hybrid_reminder_names_the_candidate_and_the_areas_and_clears_when_owned(world):
+    hybrid_matrices_empty(world)
+    fired_for = {r.key: r for r in fired(world, "hybrid-without-unified-owner")}
+    assert set(fired_for) == {
+        f"hybrid-without-unified-owner:{world[c].pk}" for c in ("slurm", "runai", "cloud")
+    }
+    assert all(r.severity == "high" for r in fired_for.values())
+
+    hybrid_audit_record_without_owner(world)
+    [r] = fired(world, "hybrid-without-unified-owner")
+    runai = world["runai"]
+    assert r.key == f"hybrid-without-unified-owner:{runai.pk}"
+    assert runai.name in r.title and "Audit record across sources" in r.why
+    assert "Unified resource catalogue" not in r.why  # the internal team owns it
+    assert r.fix_url.endswith(f"/responsibility/{runai.pk}/#row-unified_audit_record")
+
+    set_row(world, "runai", "unified_audit_record", {"internal": "A", "vendor": "R"})
+    assert not fired(world, "hybrid-without-unified-owner")
+
+
+def test_hybrid_reminder_shows_on_the_page_and_in_the_api(world, client):
+    hybrid_audit_record_without_owner(world)
+    e, runai = world["evaluation"], world["runai"]
+    client.force_login(world["owner"])
+    page = client.get(f"/evaluations/{e.pk}/").content.decode()
+    assert f"Hybrid route without a unified owner under {runai.name}" in page
+    api = client.get(f"/api/evaluations/{e.pk}/reminders/").json()
+    assert f"hybrid-without-unified-owner:{runai.pk}" in {r["key"] for r in api}
+
+
+def test_the_hybrid_areas_are_seeded_in_both_languages_with_a_start_for_every_type():
+    areas = {a.key: a for a in Area.objects.filter(key__in=HYBRID_AREAS)}
+    assert set(areas) == set(HYBRID_AREAS)
+    assert all(a.is_active and a.name_en and a.name_zh_hans for a in areas.values())
+    for slug in ("open-source", "cloud-managed", "enterprise-platform", "hybrid"):
+        letters, _fte = services.prefill_for_type(slug)
+        assert all(list(letters[key].values()).count("A") == 1 for key in HYBRID_AREAS), slug
