@@ -7,8 +7,10 @@ constraint needs is read from the candidate's catalog claim:
     native, via add-on -> met          partial -> partial
     none               -> violates     unknown, or no claim -> unverified
 
-and the constraint's verdict is the worst of its capabilities. A violated constraint keeps a
-decision that chooses the candidate from being recorded, unless the owner waived it with a reason.
+and the constraint's verdict is the worst of its capabilities. A stack's claim for a capability
+is the best of its layers' claims, and the check names the layer (`evaluations.stacks`). A
+violated constraint keeps a decision that chooses the candidate from being recorded, unless the
+owner waived it with a reason.
 Pages, the API, reminders, the decided gate and the report all read `constraint_checks`.
 """
 
@@ -23,6 +25,7 @@ from catalog.models import CapabilityClaim, SupportLevel
 
 from .models import Constraint, ConstraintWaiver
 from .selectors import CANDIDATE_PREFETCHES, EvaluationData
+from .stacks import combine, layers_of
 
 
 class Verdict:
@@ -70,6 +73,7 @@ class CapabilityCheck:
     capability: object  # catalog.Capability
     claim: CapabilityClaim | None
     verdict: str
+    layer: object = None  # evaluations.CandidateLayer providing it, for a stack
 
     @property
     def verdict_label(self) -> str:
@@ -118,25 +122,33 @@ def carried_constraints(data: EvaluationData) -> list[Constraint]:
     ]
 
 
-def _claims(candidate):
+def _solution_claims(solution):
     """The claims constraints read: prefetched with the evaluation, or read now (one candidate)."""
-    claims = getattr(candidate.solution, "constraint_claims", None)
+    claims = getattr(solution, "constraint_claims", None)
     if claims is None:
-        claims = candidate.solution.claims.select_related("capability").prefetch_related("sources")
-    return claims
+        claims = solution.claims.select_related("capability").prefetch_related("sources")
+    return list(claims)
+
+
+def _claims(candidate) -> dict:
+    """Capability pk -> (layer, claim): the solution's own, or the best of a stack's layers."""
+    layers = layers_of(candidate)
+    if layers:
+        return combine([(layer, _solution_claims(layer.solution)) for layer in layers])
+    return combine([(None, _solution_claims(candidate.solution))])
 
 
 def candidate_checks(data: EvaluationData, candidate, constraints=None) -> list[ConstraintCheck]:
     constraints = carried_constraints(data) if constraints is None else constraints
-    claims = {claim.capability_id: claim for claim in _claims(candidate)}
+    claims = _claims(candidate)
     waivers = {w.constraint_id: w for w in candidate.waivers.all()}
     checks = []
     for constraint in constraints:
         capabilities = []
         for capability in constraint.capabilities.all():
-            claim = claims.get(capability.pk)
+            layer, claim = claims.get(capability.pk, (None, None))
             level = claim.level if claim else SupportLevel.UNKNOWN
-            capabilities.append(CapabilityCheck(capability, claim, LEVEL_VERDICT[level]))
+            capabilities.append(CapabilityCheck(capability, claim, LEVEL_VERDICT[level], layer))
         if capabilities:
             checks.append(
                 ConstraintCheck(candidate, constraint, capabilities, waivers.get(constraint.pk))

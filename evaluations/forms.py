@@ -16,6 +16,7 @@ from .models import (
     ConstraintWaiver,
     Decision,
     Evaluation,
+    LayerRole,
     MemberRole,
     Party,
     QuestionAnswer,
@@ -97,10 +98,70 @@ class AddCandidateForm(forms.Form):
     def __init__(self, *args, evaluation=None, **kwargs):
         super().__init__(*args, **kwargs)
         if evaluation is not None:
-            taken = evaluation.candidates.values_list("solution_id", flat=True)
+            taken = evaluation.candidates.filter(stack_name="").values_list(
+                "solution_id", flat=True
+            )
             self.fields["solution"].queryset = self.fields["solution"].queryset.exclude(
                 pk__in=taken
             )
+
+
+class StackForm(forms.Form):
+    """Compose a stack: a solution per layer (at least two), and the layer that carries the
+    main responsibility."""
+
+    name = forms.CharField(
+        label=_("Stack name"),
+        max_length=Candidate._meta.get_field("stack_name").max_length,
+        error_messages={
+            "required": _("Give the stack a name, e.g. “Volcano + enterprise platform”.")
+        },
+    )
+    reason = forms.CharField(
+        label=_("Why this combination belongs on the shortlist"),
+        max_length=text_limit(Candidate, "reason"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages={"required": _("Say why this combination belongs on the shortlist.")},
+    )
+    main = forms.ChoiceField(
+        label=_("Layer that carries the main responsibility"),
+        choices=LayerRole.choices,
+        initial=LayerRole.GOVERNANCE,
+    )
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "stack_%s")  # the page has other forms with a reason
+        super().__init__(*args, **kwargs)
+        # One query for the five layer menus, grouped by type.
+        self.solutions = {
+            s.slug: s
+            for s in Solution.objects.filter(is_active=True).select_related("solution_type")
+        }
+        groups: dict[str, list] = {}
+        for solution in sorted(
+            self.solutions.values(), key=lambda s: (s.solution_type.order, s.name)
+        ):
+            groups.setdefault(solution.solution_type.name, []).append(
+                (solution.slug, solution.name)
+            )
+        choices = [("", "—"), *groups.items()]
+        for role, label in LayerRole.choices:
+            self.fields[f"layer_{role}"] = forms.ChoiceField(
+                label=label,
+                choices=choices,
+                required=False,
+                error_messages={"invalid_choice": _("That solution is not in the catalog.")},
+            )
+
+    def layer_fields(self):
+        return [self[f"layer_{role}"] for role in LayerRole.values]
+
+    def clean(self):
+        data = super().clean()
+        data["layers"] = {
+            role: self.solutions.get(data.get(f"layer_{role}") or "") for role in LayerRole.values
+        }
+        return data
 
 
 class EliminateForm(forms.Form):

@@ -116,7 +116,7 @@ def _describe(kind: str, record) -> str:
     if kind == "candidate":
         return record.solution.name if record.solution else f"#{record.solution_id}"
     if kind == "questionanswer":
-        who = record.candidate.solution.name if record.candidate else f"#{record.candidate_id}"
+        who = record.candidate.name if record.candidate else f"#{record.candidate_id}"
         what = record.question.text if record.question else f"#{record.question_id}"
         return f"{who} — {what}"
     return _("Decision record")

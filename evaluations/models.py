@@ -404,6 +404,14 @@ class Candidate(VersionedModel):
         return self.stack_name or self.solution.name
 
     @property
+    def stack_layers(self) -> list:
+        """A stack's layers, bottom to top; empty for a single solution."""
+        if not self.stack_name:
+            return []
+        order = LayerRole.values
+        return sorted(self.layers.all(), key=lambda layer: order.index(layer.role))
+
+    @property
     def is_shortlisted(self) -> bool:
         return self.status == CandidateStatus.SHORTLISTED
 

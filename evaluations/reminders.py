@@ -65,13 +65,13 @@ def private_deployment_ignored(data: EvaluationData):
                 key=f"private-deployment-ignored:{c.pk}",
                 severity="high",
                 title=_("Private deployment or compliance is required, but not checked for %(c)s")
-                % {"c": c.solution.name},
+                % {"c": c.name},
                 why=_(
                     "%(c)s is a cloud-managed service, and this evaluation requires private "
                     "deployment or compliance, yet the question on multi-tenancy, audit and "
                     "compliance evidence has no complete answer for it."
                 )
-                % {"c": c.solution.name},
+                % {"c": c.name},
                 fix_url=_url("evaluation_questions", data, f"#candidate-{c.pk}"),
                 fix_label=_("Answer the compliance question"),
             )
@@ -175,7 +175,7 @@ def hard_constraints(data: EvaluationData):
     for candidate_pk, checks in constraint_checks(data).items():
         if not checks:
             continue
-        name = checks[0].candidate.solution.name
+        name = checks[0].candidate.name
         kinds = [
             (
                 "violated",

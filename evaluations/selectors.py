@@ -292,7 +292,7 @@ def shortlist_suggest(evaluation: Evaluation) -> list[Suggestion]:
             "question__key", flat=True
         )
     )
-    existing = {c.solution_id: c for c in evaluation.candidates.all()}
+    existing = {c.solution_id: c for c in evaluation.candidates.filter(stack_name="")}
     scenarios = list(evaluation.scenarios.all())
     main_type = evaluation.main_type_id
     found: dict[int, Suggestion] = {}

@@ -25,6 +25,7 @@ from .models import (
     AnswerValue,
     Assessment,
     Candidate,
+    CandidateLayer,
     CandidateOrigin,
     CandidateStatus,
     Constraint,
@@ -34,6 +35,7 @@ from .models import (
     Decision,
     Evaluation,
     FiveQuestion,
+    LayerRole,
     MemberRole,
     Membership,
     Party,
@@ -320,7 +322,7 @@ def _new_candidate(evaluation, solution, *, user, origin, reason="", rules=()) -
         raise ValidationError(
             {"solution": _("%(s)s is not active in the catalog.") % {"s": solution}}
         )
-    if evaluation.candidates.filter(solution=solution).exists():
+    if evaluation.candidates.filter(solution=solution, stack_name="").exists():
         raise ValidationError(
             {"solution": _("%(s)s is already a candidate.") % {"s": solution.name}}
         )
@@ -367,6 +369,78 @@ def _outside_main_type(evaluation: Evaluation, solutions) -> str:
         "Outside the chosen type (%(type)s): %(names)s. Give the reason for adding a solution "
         "of another type."
     ) % {"names": ", ".join(outside), "type": evaluation.main_type.name}
+
+
+STACK_MIN_LAYERS = 2
+
+
+@transaction.atomic
+def candidate_compose_stack(
+    *,
+    user,
+    evaluation: Evaluation,
+    name: str,
+    reason: str,
+    layers: dict[str, Solution],
+    main: str,
+) -> Candidate:
+    """Add a stack: several catalog solutions, each in a layer (role -> solution). `main` is the
+    layer whose type carries the main responsibility; the stack's type is that layer's."""
+    evaluation_require_editable(user, evaluation)
+    name = _clean_text(name, (Candidate, "stack_name", "name"))
+    reason = _clean_text(reason)
+    layers = {role: solution for role, solution in layers.items() if solution is not None}
+    errors = {}
+    if not name:
+        errors["name"] = _("Give the stack a name, e.g. “Volcano + enterprise platform”.")
+    elif evaluation.candidates.filter(stack_name=name).exists():
+        errors["name"] = _("Another stack in this evaluation is called %(name)s.") % {"name": name}
+    if not reason:
+        errors["reason"] = _("Say why this combination belongs on the shortlist.")
+    unknown = sorted(set(layers) - set(LayerRole.values))
+    if unknown:
+        errors["layers"] = _("Unknown layer(s): %(roles)s.") % {"roles": ", ".join(unknown)}
+    elif len(layers) < STACK_MIN_LAYERS:
+        errors["layers"] = _(
+            "A stack needs at least two layers; for one solution, add it as a single candidate."
+        )
+    else:
+        solutions = list(layers.values())
+        repeated = {s.name for s in solutions if solutions.count(s) > 1}
+        inactive = {s.name for s in solutions if not s.is_active}
+        if repeated:
+            errors["layers"] = _("Each solution can fill one layer only: %(names)s.") % {
+                "names": ", ".join(sorted(repeated))
+            }
+        elif inactive:
+            errors["layers"] = _("Not active in the catalog: %(names)s.") % {
+                "names": ", ".join(sorted(inactive))
+            }
+        elif main not in layers:
+            errors["main"] = _(
+                "Choose which of the stack's layers carries the main responsibility."
+            )
+    if errors:
+        raise ValidationError(errors)
+    candidate = Candidate(
+        evaluation=evaluation,
+        solution=layers[main],
+        stack_name=name,
+        origin=CandidateOrigin.MANUAL,
+        reason=reason,
+        added_by=user,
+    )
+    candidate.full_clean(exclude=["evaluation", "solution"])
+    try:
+        with transaction.atomic():
+            save_as(candidate, user)
+    except IntegrityError:
+        raise ValidationError(
+            {"name": _("Another stack in this evaluation is called %(name)s.") % {"name": name}}
+        ) from None
+    for role, solution in layers.items():
+        save_as(CandidateLayer(candidate=candidate, solution=solution, role=role), user)
+    return candidate
 
 
 @transaction.atomic
@@ -422,7 +496,7 @@ def candidate_eliminate(
         raise ValidationError({"reason": _("Give the reason for eliminating this candidate.")})
     candidate = lock_and_check(Candidate, pk=candidate.pk, expected_version=expected_version)
     if candidate.status == CandidateStatus.ELIMINATED:
-        raise Conflict(_("%(s)s is already eliminated.") % {"s": candidate.solution.name})
+        raise Conflict(_("%(s)s is already eliminated.") % {"s": candidate.name})
     candidate.status = CandidateStatus.ELIMINATED
     candidate.elimination_reason = reason
     candidate.eliminated_by = user
@@ -437,7 +511,7 @@ def candidate_restore(*, user, candidate: Candidate, expected_version: int | Non
     evaluation_require_editable(user, candidate.evaluation)
     candidate = lock_and_check(Candidate, pk=candidate.pk, expected_version=expected_version)
     if candidate.status != CandidateStatus.ELIMINATED:
-        raise Conflict(_("%(s)s is not eliminated.") % {"s": candidate.solution.name})
+        raise Conflict(_("%(s)s is not eliminated.") % {"s": candidate.name})
     candidate.status = CandidateStatus.SHORTLISTED
     candidate.elimination_reason = ""
     candidate.eliminated_by = None
@@ -465,7 +539,7 @@ def answer_save(
     """Create or update one candidate's answer to one question (0 = "I saw no answer yet")."""
     evaluation_require_editable(user, candidate.evaluation)
     if candidate.status != CandidateStatus.SHORTLISTED:
-        raise Conflict(_("%(s)s is eliminated; restore it first.") % {"s": candidate.solution.name})
+        raise Conflict(_("%(s)s is eliminated; restore it first.") % {"s": candidate.name})
     errors = {}
     if party not in [*Party.values, ""]:
         errors["party"] = _("Choose who: %(choices)s.") % {"choices": ", ".join(Party.values)}
@@ -506,7 +580,7 @@ def decision_save(
     foreign = [c for c in chosen if c.evaluation_id != evaluation.pk]
     if foreign:
         raise ValidationError({"chosen": _("Choose candidates of this evaluation only.")})
-    eliminated = [c.solution.name for c in chosen if c.status != CandidateStatus.SHORTLISTED]
+    eliminated = [c.name for c in chosen if c.status != CandidateStatus.SHORTLISTED]
     if eliminated:
         raise ValidationError(
             {
@@ -552,7 +626,7 @@ def decided_gate_missing(evaluation: Evaluation) -> list[GateItem]:
                 % {"parts": pgettext("list separator", ", ").join(parts)}
             )
             text = _("%(candidate)s — question %(n)s “%(q)s”: %(what)s.") % {
-                "candidate": row.candidate.solution.name,
+                "candidate": row.candidate.name,
                 "n": question.order,
                 "q": question.text,
                 "what": what,
@@ -582,7 +656,7 @@ def decided_gate_missing(evaluation: Evaluation) -> list[GateItem]:
                 text = _(
                     "%(candidate)s violates the hard constraint “%(constraint)s”: choose another "
                     "candidate, or the owner waives it with a reason."
-                ) % {"candidate": candidate.solution.name, "constraint": check.constraint.name}
+                ) % {"candidate": candidate.name, "constraint": check.constraint.name}
                 missing.append(GateItem(text, "shortlist", candidate=candidate.pk))
     return missing
 

@@ -17,12 +17,14 @@ from .forms import (
     AddCandidateForm,
     EliminateCandidateForm,
     RestoreCandidateForm,
+    StackForm,
     TypeDecisionForm,
     WaiveForm,
     WaiverForm,
 )
 from .scoped import EvaluationMixin
 from .selectors import candidate_fits, candidate_get, shortlist_suggest
+from .stacks import stack_profile
 from .types import outside_main_type, suggestions_by_type, type_options
 
 
@@ -36,6 +38,7 @@ class ShortlistPage(EvaluationMixin, PageAction):
 
     def context(self, form=None, error=None, **extra):
         extra.setdefault("add_form", AddCandidateForm(evaluation=self.evaluation))
+        extra.setdefault("stack_form", StackForm())
         checks = constraint_checks(self.data)
         user, evaluation = self.request.user, self.evaluation
         groups = suggestions_by_type(shortlist_suggest(evaluation), evaluation.main_type_id)
@@ -53,6 +56,12 @@ class ShortlistPage(EvaluationMixin, PageAction):
             "can_waive": user.has_perm("evaluations.waive_constraint", evaluation),
             "can_plan": user.has_perm("poc.change_plan", evaluation),
             "type_options": type_options(self.data),
+            "stack_profiles": [
+                (c, profile, sum(row.missing for row in profile))
+                for c in self.data.shortlisted
+                if c.is_stack
+                for profile in [stack_profile(c)]
+            ],
             "outside_type": {c.pk for c in outside_main_type(self.data)},
             **extra,
         }
@@ -92,6 +101,26 @@ class CandidateAddView(ShortlistPage, View):
     def perform(self, form):
         return services.candidate_add(
             user=self.request.user, evaluation=self.evaluation, **form.cleaned_data
+        )
+
+
+class CandidateStackView(ShortlistPage, View):
+    form_class = StackForm
+    errors_as_message = False  # the stack form shows its errors next to its fields
+    success_message = gettext_lazy("Stack added as one candidate.")
+
+    def context(self, form=None, error=None, **extra):
+        return super().context(form, error, stack_form=form, **extra)
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.candidate_compose_stack(
+            user=self.request.user,
+            evaluation=self.evaluation,
+            name=data["name"],
+            reason=data["reason"],
+            layers=data["layers"],
+            main=data["main"],
         )
 
 
@@ -161,6 +190,7 @@ class ShortlistView(ActionRouter, ShortlistPage, View):
     actions = {
         "accept": CandidatesAcceptView,
         "add": CandidateAddView,
+        "stack": CandidateStackView,
         "eliminate": CandidateEliminateView,
         "restore": CandidateRestoreView,
         "type": TypeDecideView,

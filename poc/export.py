@@ -57,8 +57,7 @@ def scorecard_workbook(card: Scorecard) -> bytes:
         ws = wb.create_sheet(_sheet_title(block.plan_group.group.name, used))
         append_values(
             ws,
-            [_("Case"), _("Acceptance criteria"), _("Weight")]
-            + [c.solution.name for c in candidates],
+            [_("Case"), _("Acceptance criteria"), _("Weight")] + [c.name for c in candidates],
         )
         for cell in ws[1]:
             cell.font, cell.fill = HEADER, FILL
@@ -101,7 +100,7 @@ def scorecard_workbook(card: Scorecard) -> bytes:
             for cell in row:
                 cell.alignment = Alignment(wrap_text=True, vertical="top")
         group_refs.append((block.plan_group.group.name, float(block.plan_group.weight), refs))
-    append_values(summary, [_("Group"), _("Group weight")] + [c.solution.name for c in candidates])
+    append_values(summary, [_("Group"), _("Group weight")] + [c.name for c in candidates])
     for cell in summary[1]:
         cell.font, cell.fill = HEADER, FILL
     for name, weight, refs in group_refs:

@@ -124,7 +124,7 @@ def _abnormal_unscored(data):
     why = _(
         "No abnormal and long-running case has a score for: %(names)s. The POC then shows how "
         "they run everyday work, not how they handle failures, congestion or upgrades."
-    ) % {"names": _names(c.solution.name for c in missing)}
+    ) % {"names": _names(c.name for c in missing)}
     if _blind(data):
         why += " " + _("Scores hidden from you until you submit your own count as missing here.")
     yield Reminder(

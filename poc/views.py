@@ -369,12 +369,12 @@ class ResultsView(EvaluationMixin, View):
 
     def get(self, request, pk):
         res = results(self.evaluation, request.user)
-        names = {str(c.pk): c.solution.name for c in res.card.candidates}
+        names = {str(c.pk): c.name for c in res.card.candidates}
         radar = radar_chart(
             axes=[g.plan_group.group.name for g in res.card.groups],
             series=[
                 (
-                    c.solution.name,
+                    c.name,
                     [
                         (t.score if t.score is not None else None)
                         for t in res.card.group_totals(c).values()

@@ -36,6 +36,7 @@ from evaluations.models import (
 )
 from evaluations.reminders import reminders_for
 from evaluations.selectors import EvaluationData, evaluation_data
+from evaluations.stacks import stack_profile
 from poc.models import Direction, Evidence
 from poc.selectors import Results, results
 from responsibility import checks
@@ -44,9 +45,11 @@ from responsibility.selectors import evaluation_costs, evaluation_matrices, part
 from .sections import ALL as ALL_SECTIONS
 
 # 2: the chosen sections are part of the snapshot; 3: candidates without cost inputs are listed
-# under costs.missing instead of being costed at zero; 5: POC scenario fit and robustness by
-# solution type (poc.scenario_fit.types, poc.robustness.types), never ranked across types.
-SCHEMA_VERSION = 5
+# under costs.missing instead of being costed at zero; 4: hard constraints per candidate and the
+# scenario -> type -> tools chain; 5: POC scenario fit and robustness by solution type
+# (poc.scenario_fit.types, poc.robustness.types), never ranked across types; 6: stacks (a
+# candidate's layers; claims name the layer that provides them).
+SCHEMA_VERSION = 6
 HISTORY_LIMIT = 50
 SCORE_QUANTUM = Decimal("0.01")
 PERCENT_QUANTUM = Decimal("0.1")
@@ -155,7 +158,7 @@ def _summary(data: EvaluationData, scenario_fit: dict) -> dict:
     shortlist = [
         {
             "slug": c.solution.slug,
-            "name": c.solution.name,
+            "name": c.name,
             "type": c.solution.solution_type.name,
             "origin": c.origin,
             "origin_label": str(c.get_origin_display()),
@@ -169,7 +172,7 @@ def _summary(data: EvaluationData, scenario_fit: dict) -> dict:
     eliminated = [
         {
             "slug": c.solution.slug,
-            "name": c.solution.name,
+            "name": c.name,
             "type": c.solution.solution_type.name,
             "reason": c.elimination_reason,
             "eliminated_on": _iso_date(timezone.localdate(c.eliminated_at))
@@ -187,7 +190,7 @@ def _summary(data: EvaluationData, scenario_fit: dict) -> dict:
             "scenarios": scenarios,
             "type": e.main_type.name if e.main_type else None,
             "type_reason": e.main_type_reason,
-            "tools": sorted(c.solution.name for c in decision.chosen.all())
+            "tools": sorted(c.name for c in decision.chosen.all())
             if decision is not None and decision.chosen.all()
             else [c["name"] for c in shortlist],
             "decided": decision is not None and bool(decision.chosen.all()),
@@ -199,7 +202,7 @@ def _summary(data: EvaluationData, scenario_fit: dict) -> dict:
         "decision": None
         if decision is None
         else {
-            "chosen": sorted(c.solution.name for c in decision.chosen.all()),
+            "chosen": sorted(c.name for c in decision.chosen.all()),
             "rationale": decision.rationale,
             "date": _iso_date(decision.decided_on),
             "decided_by": decision.decided_by,
@@ -215,7 +218,7 @@ def _types(data: EvaluationData) -> list[dict]:
             "name": t.name,
             "fits": t.fits,
             "boundary": t.boundary,
-            "candidates": [c.solution.name for c in candidates],
+            "candidates": [c.name for c in candidates],
         }
         for t, candidates in data.types()
     ]
@@ -225,7 +228,13 @@ def _catalog(data: EvaluationData) -> tuple[list[dict], dict, list[dict]]:
     """Per-candidate catalog facts and claims, the capability matrix, and the sources cited."""
     shortlisted = data.shortlisted
     comparison = solution_comparison(solutions=[c.solution for c in shortlisted])
-    counts = comparison.level_counts()
+    # A stack's claims are its layers' combined (evaluations.stacks), each with its layer.
+    profiles = {
+        i: {row.capability.pk: row for row in stack_profile(c)}
+        for i, c in enumerate(shortlisted)
+        if c.is_stack
+    }
+    counts = [{v.replace("-", "_"): 0 for v in SupportLevel.values} for _c in shortlisted]
     labels = dict(SupportLevel.choices)
     sources: dict[str, dict] = {}
 
@@ -249,9 +258,20 @@ def _catalog(data: EvaluationData) -> tuple[list[dict], dict, list[dict]]:
     for group in comparison.groups:
         rows = []
         for row in group.rows:
-            cells = [claim_cell(claim) for claim in row.claims]
-            rows.append({"capability": row.capability.name, "cells": cells, "differs": row.differs})
+            cells = []
+            for i, claim in enumerate(row.claims):
+                layered = profiles.get(i, {}).get(row.capability.pk)
+                if layered is None:
+                    cells.append(claim_cell(claim))
+                else:
+                    via = layered.layer.solution.name if layered.layer else ""
+                    cells.append(
+                        {**claim_cell(layered.claim), "layer": _layer(layered.layer), "via": via}
+                    )
+            differs = len({cell["level"] for cell in cells}) > 1
+            rows.append({"capability": row.capability.name, "cells": cells, "differs": differs})
             for i, cell in enumerate(cells):
+                counts[i][cell["level"].replace("-", "_")] += 1
                 per_candidate[i].setdefault(group.group.name, []).append(
                     {"capability": row.capability.name, **cell}
                 )
@@ -266,7 +286,12 @@ def _catalog(data: EvaluationData) -> tuple[list[dict], dict, list[dict]]:
             "verdict": check.verdict,
             "verdict_label": check.verdict_label,
             "capabilities": [
-                {"capability": cap.capability.name, "verdict": cap.verdict, **claim_cell(cap.claim)}
+                {
+                    "capability": cap.capability.name,
+                    "verdict": cap.verdict,
+                    "layer": _layer(cap.layer),
+                    **claim_cell(cap.claim),
+                }
                 for cap in check.capabilities
             ],
             "waiver": waiver
@@ -286,9 +311,21 @@ def _catalog(data: EvaluationData) -> tuple[list[dict], dict, list[dict]]:
         ]
         candidates.append(
             {
-                "slug": s.slug,
-                "name": s.name,
+                "slug": s.slug if not c.is_stack else f"stack-{c.pk}",
+                "name": c.name,
                 "type": s.solution_type.name,
+                "layers": [
+                    {
+                        "role": str(layer.get_role_display()),
+                        "name": layer.solution.name,
+                        "type": layer.solution.solution_type.name,
+                        "maintainer": layer.solution.maintainer,
+                        "licence": layer.solution.licence,
+                        "latest_version": layer.solution.latest_version,
+                        "main": layer.is_main,
+                    }
+                    for layer in c.stack_layers
+                ],
                 "maintainer": s.maintainer,
                 "licence": s.licence,
                 "latest_version": s.latest_version,
@@ -312,11 +349,18 @@ def _catalog(data: EvaluationData) -> tuple[list[dict], dict, list[dict]]:
             }
         )
     matrix = {
-        "candidates": [c.solution.name for c in shortlisted],
+        "candidates": [c.name for c in shortlisted],
         "levels": [{"key": key, "label": str(label)} for key, label in SupportLevel.choices],
         "groups": groups,
     }
     return candidates, matrix, [sources[k] for k in sorted(sources)]
+
+
+def _layer(layer) -> str:
+    """ "Batch queue: Volcano" for the stack layer that provides a claim; "" otherwise."""
+    if layer is None:
+        return ""
+    return f"{layer.get_role_display()}: {layer.solution.name}"
 
 
 def _questions(data: EvaluationData) -> list[dict]:
@@ -346,7 +390,7 @@ def _questions(data: EvaluationData) -> list[dict]:
         out.append(
             {
                 "slug": c.solution.slug,
-                "name": c.solution.name,
+                "name": c.name,
                 "answered": progress.answered,
                 "total": progress.total,
                 "answers": answers,
@@ -390,7 +434,7 @@ def _matrices(evaluation: Evaluation, matrices: list) -> dict:
         out.append(
             {
                 "slug": m.candidate.solution.slug,
-                "name": m.candidate.solution.name,
+                "name": m.candidate.name,
                 "type": m.candidate.solution.solution_type.name,
                 "started": m.started,
                 "parties": [p.name for p in parties],
@@ -434,7 +478,7 @@ def _costs(evaluation: Evaluation, matrices: list) -> dict:
         out["candidates"].append(
             {
                 "slug": r.candidate.solution.slug,
-                "name": r.candidate.solution.name,
+                "name": r.candidate.name,
                 "priced": d.has_price,
                 "inputs": {
                     "licence_per_year": _dec(d.licence_per_year),
@@ -473,7 +517,7 @@ def _costs(evaluation: Evaluation, matrices: list) -> dict:
             "names": ", ".join(rows.missing_names)
         }
     out["chart_svg"] = cumulative_cost_chart(
-        [(r.candidate.solution.name, r.result.cumulative) for r in rows],
+        [(r.candidate.name, r.result.cumulative) for r in rows],
         title=_("Cumulative cost of ownership"),
         year_label=_("Year"),
         currency=settings.currency,
@@ -517,7 +561,7 @@ def _robustness(s, wins: dict, who, names: dict, group_names: dict) -> dict:
 
 def _poc(res: Results) -> dict:
     card = res.card
-    names = {str(c.pk): c.solution.name for c in card.candidates}
+    names = {str(c.pk): c.name for c in card.candidates}
 
     def who(keys) -> list[str]:
         return sorted(names.get(k, k) for k in keys or ())
@@ -562,7 +606,7 @@ def _poc(res: Results) -> dict:
                         {
                             "group": g.group.name,
                             "case": title,
-                            "candidate": cell.candidate.solution.name,
+                            "candidate": cell.candidate.name,
                             "reviewers": reviewers,
                             "disagreement": cell.disagreement,
                             "consensus": consensus,
@@ -612,9 +656,7 @@ def _poc(res: Results) -> dict:
     if has_plan and card.candidates:
         radar_svg = radar_chart(
             axes=[b.plan_group.group.name for b in card.groups],
-            series=[
-                (c.solution.name, [t.score for t in totals[c.pk].values()]) for c in card.candidates
-            ],
+            series=[(c.name, [t.score for t in totals[c.pk].values()]) for c in card.candidates],
             title=_("Score by group (0–5)"),
         )
 
@@ -635,7 +677,7 @@ def _poc(res: Results) -> dict:
         "has_plan": has_plan,
         "scored": scored,
         "candidates": [
-            {"slug": c.solution.slug, "name": c.solution.name, **_overall(res.overall[c.pk])}
+            {"slug": c.solution.slug, "name": c.name, **_overall(res.overall[c.pk])}
             for c in card.candidates
         ],
         "groups": groups,
@@ -663,7 +705,7 @@ def _scenario_fit(res: Results) -> dict:
     outside it), ranks and leaders within the type only. A fit per scenario, never one
     cross-type ranking."""
     card = res.card
-    names = {str(c.pk): c.solution.name for c in card.candidates}
+    names = {str(c.pk): c.name for c in card.candidates}
 
     def leaders(keys) -> list[str]:
         return sorted(names.get(k, k) for k in keys)
@@ -696,7 +738,7 @@ def _scenario_fit(res: Results) -> dict:
             {
                 "type": t.solution_type.name,
                 "outside": t.outside,
-                "candidates": [{"name": c.solution.name, "rank": rank} for c, rank in t.ranked],
+                "candidates": [{"name": c.name, "rank": rank} for c, rank in t.ranked],
                 "profiles": rows,
             }
         )
@@ -737,7 +779,7 @@ def _evidence(evaluation: Evaluation) -> list[dict]:
             "content_type": ev.content_type,
             "uploaded_by": _person(ev.uploaded_by),
             "uploaded_at": _iso_datetime(ev.uploaded_at),
-            "candidate": ev.score.candidate.solution.name,
+            "candidate": ev.score.candidate.name,
             "case": ev.score.case.text("title"),
         }
         for ev in rows

@@ -84,6 +84,13 @@ class Area(models.Model):
         default=False,
         help_text=_("Permissions, audit, quotas and the like: someone internal must own them."),
     )
+    stack_only = models.BooleanField(
+        _("stacks only"),
+        default=False,
+        help_text=_(
+            "Only a stack's matrix has this area (e.g. the integration between its layers)."
+        ),
+    )
     order = models.PositiveSmallIntegerField(_("order"), default=0)
     is_active = models.BooleanField(_("active"), default=True)
 
@@ -94,6 +101,9 @@ class Area(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def applies_to(self, candidate) -> bool:
+        return candidate.is_stack or not self.stack_only
 
 
 class AreaRow(VersionedModel):

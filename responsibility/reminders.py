@@ -98,7 +98,7 @@ def price_without_responsibilities(data):
                 "name one accountable party for every area. A price means little until it is "
                 "clear who runs, fixes and upgrades what."
             )
-            % {"names": _list(c.solution.name for c in incomplete)},
+            % {"names": _list(c.name for c in incomplete)},
             fix_url=_url(data, "matrix", cid=incomplete[0].pk),
             fix_label=_("Complete the matrix"),
         )
@@ -131,13 +131,13 @@ def open_source_without_people(data):
         yield Reminder(
             key=f"open-source-zero-people:{c.pk}",
             severity="high",
-            title=_("%(s)s is costed with no internal people") % {"s": c.solution.name},
+            title=_("%(s)s is costed with no internal people") % {"s": c.name},
             why=_(
                 "%(s)s is open source, and its cost of ownership counts no people: %(cause)s. "
                 "Open source is not free: platform engineers, operations, security fixes, driver "
                 "adaptation, monitoring and user support all take people."
             )
-            % {"s": c.solution.name, "cause": cause},
+            % {"s": c.name, "cause": cause},
             fix_url=fix_url,
             fix_label=fix_label,
         )
@@ -177,12 +177,12 @@ def commercial_without_internal_owner(data):
             yield Reminder(
                 key=f"commercial-no-internal-owner:{c.pk}",
                 severity="high",
-                title=_("No internal owner for governance under %(s)s") % {"s": c.solution.name},
+                title=_("No internal owner for governance under %(s)s") % {"s": c.name},
                 why=_(
                     "A commercial platform does not govern for you, yet the matrix of %(s)s "
                     "leaves no internal team accountable for: %(areas)s."
                 )
-                % {"s": c.solution.name, "areas": _list(handed_over)},
+                % {"s": c.name, "areas": _list(handed_over)},
                 fix_url=_url(data, "matrix", cid=c.pk),
                 fix_label=_("Assign an internal owner"),
             )
@@ -197,7 +197,7 @@ def matrix_gaps_and_conflicts(data):
         yield Reminder(
             key=f"matrix-gaps:{c.pk}",
             severity="medium",
-            title=_("Unclear ownership under %(s)s") % {"s": c.solution.name},
+            title=_("Unclear ownership under %(s)s") % {"s": c.name},
             why=_("%(gaps)d area(s) with nobody accountable and %(conflicts)d with two or more.")
             % {"gaps": len(m.result.gaps), "conflicts": len(m.result.conflicts)},
             fix_url=_url(data, "matrix", cid=c.pk),

@@ -73,12 +73,15 @@ class MatrixView:
 
 
 def matrix_view(candidate: Candidate, areas: list[Area], parties: list[Party]) -> MatrixView:
-    """Build one candidate's matrix from its prefetched `area_rows` (see rows_prefetch)."""
+    """Build one candidate's matrix from its prefetched `area_rows` (see rows_prefetch), over
+    the areas that apply to it (a stack's has the areas between its layers too)."""
     by_area = {r.area_id: r for r in candidate.area_rows.all()}
     party_by_id = {p.pk: p for p in parties}
     rows = []
     cells_by_key: dict[str, dict[str, str]] = {}
     for area in areas:
+        if not area.applies_to(candidate):
+            continue
         row = by_area.get(area.pk)
         letters = {c.party_id: c.letter for c in row.cells.all()} if row else {}
         cells_by_key[area.key] = {
@@ -170,7 +173,7 @@ class CandidateCosts(list[CandidateCost]):
     @property
     def missing_names(self) -> list[str]:
         """Candidates without cost inputs: shown as missing, left out of the chart."""
-        return [r.candidate.solution.name for r in self if r.missing]
+        return [r.candidate.name for r in self if r.missing]
 
 
 def evaluation_costs(

@@ -64,6 +64,7 @@ def responsibility_load_seed() -> dict[str, int]:
                     "group": g,
                     "order": a_order,
                     "governance": bool(item.get("governance")),
+                    "stack_only": bool(item.get("stack_only")),
                     "name_en": item["name"]["en"],
                     "name_zh_hans": item["name"]["zh"],
                     "description_en": item.get("description", {}).get("en", ""),
@@ -86,13 +87,31 @@ def prefill_for_type(type_slug: str) -> tuple[dict[str, dict[str, str]], dict[st
     return letters, effort
 
 
+def prefill_for_candidate(candidate: Candidate):
+    """prefill_for_type for the candidate's type; for a stack, each area starts from the type of
+    the layer that does the work there (seed `stack_layers`), else from the main layer's."""
+    letters, effort = prefill_for_type(candidate.solution.solution_type.slug)
+    layers = candidate.stack_layers
+    if not layers:
+        return letters, effort
+    by_role = {layer.role: layer.solution.solution_type.slug for layer in layers}
+    for role, areas in (_seed().get("stack_layers") or {}).items():
+        if role not in by_role:
+            continue
+        layer_letters, layer_effort = prefill_for_type(by_role[role])
+        for area in areas:
+            if area in letters:
+                letters[area], effort[area] = layer_letters[area], layer_effort[area]
+    return letters, effort
+
+
 # --- matrices --------------------------------------------------------------------------------
 
 
 def _editable_candidate(user, candidate: Candidate) -> None:
     evaluation_require_editable(user, candidate.evaluation)
     if candidate.status != CandidateStatus.SHORTLISTED:
-        raise Conflict(_("%(s)s is eliminated; restore it first.") % {"s": candidate.solution.name})
+        raise Conflict(_("%(s)s is eliminated; restore it first.") % {"s": candidate.name})
 
 
 @transaction.atomic
@@ -102,11 +121,14 @@ def matrix_prefill(*, user, candidate: Candidate) -> int:
     Rows someone already edited are left alone. Returns how many rows were added.
     """
     _editable_candidate(user, candidate)
-    letters, effort = prefill_for_type(candidate.solution.solution_type.slug)
+    letters, effort = prefill_for_candidate(candidate)
     parties = {p.key: p for p in Party.objects.filter(evaluation=None)}
     existing = set(candidate.area_rows.values_list("area_id", flat=True))
     added = 0
-    for area in Area.objects.filter(is_active=True).exclude(pk__in=existing):
+    areas = Area.objects.filter(is_active=True).exclude(pk__in=existing)
+    if not candidate.is_stack:
+        areas = areas.filter(stack_only=False)
+    for area in areas:
         row = AreaRow(candidate=candidate, area=area, internal_fte=effort.get(area.key, 0))
         save_as(row, user)
         Cell.objects.bulk_create(
@@ -127,6 +149,10 @@ def _party_for(evaluation: Evaluation, party: Party) -> Party:
 def _row_for_update(candidate: Candidate, area: Area, expected_version: int | None) -> AreaRow:
     if not area.is_active:
         raise ValidationError({"area": _("The area '%(a)s' is not in use.") % {"a": area.key}})
+    if not area.applies_to(candidate):
+        raise ValidationError(
+            {"area": _("Only a stack's matrix has the area '%(a)s'.") % {"a": area.key}}
+        )
     return lock_or_new(AreaRow, expected_version=expected_version, candidate=candidate, area=area)
 
 

@@ -6,6 +6,7 @@ import copy
 from decimal import Decimal
 
 from django import forms
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -52,15 +53,22 @@ class MatricesView(EvaluationMixin, PageAction, View):
         matrices = evaluation_matrices(self.evaluation)
         names = {p.pk: p.name for p in parties_for(self.evaluation)}
         comparison = []
-        for i, area in enumerate(active_areas()):
+        by_area = [{r.area.pk: r for r in m.rows} for m in matrices]
+        for area in active_areas():
             cells = []
-            for m in matrices:
-                row = m.rows[i]
+            for rows in by_area:
+                row = rows.get(area.pk)
+                if row is None:  # an area between a stack's layers, in a single solution's column
+                    cells.append({"owners": [], "status": "n/a"})
+                    continue
                 owners = [
                     names.get(pid, "?") for pid, letter in row.letters.items() if letter == "A"
                 ]
                 cells.append({"owners": owners, "status": row.check.status})
-            differs = len({tuple(sorted(c["owners"])) for c in cells}) > 1
+            if all(c["status"] == "n/a" for c in cells):
+                continue
+            applicable = [c for c in cells if c["status"] != "n/a"]
+            differs = len({tuple(sorted(c["owners"])) for c in applicable}) > 1
             comparison.append({"area": area, "cells": cells, "differs": differs})
         return {
             "matrices": matrices,
@@ -144,6 +152,8 @@ class MatrixRowSaveView(EvaluationMixin, PageAction, View):
         if not hasattr(self, "_area"):
             key = self.request.POST.get("area", "")
             self._area = get_object_or_404(Area, key=key, is_active=True)
+            if not self._area.applies_to(candidate_get(self.evaluation, self.kwargs["cid"])):
+                raise Http404
         return self._area
 
     def context(self, form=None, error=None, **extra):
@@ -222,7 +232,7 @@ class CostsView(EvaluationMixin, PageAction, View):
                 prefix=f"c{row.candidate.pk}",
             )
         chart = cumulative_cost_chart(
-            [(r.candidate.solution.name, r.result.cumulative) for r in rows],
+            [(r.candidate.name, r.result.cumulative) for r in rows],
             title=_("Cumulative cost of ownership"),
             year_label=_("Year"),
             currency=settings.currency,

@@ -198,10 +198,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # Two "status" choice sets (evaluations, report runs) get distinct names.
+    # Choice sets that share a field name (status, role, level) get distinct names.
     "ENUM_NAME_OVERRIDES": {
         "EvaluationStatusEnum": "evaluations.models.Status",
         "ReportRunStatusEnum": "reports.models.RunStatus",
+        "LayerRoleEnum": "evaluations.models.LayerRole",
+        "MemberRoleEnum": "evaluations.models.MemberRole",
+        "SupportLevelEnum": "catalog.models.SupportLevel",
     },
 }
 

@@ -97,7 +97,7 @@ class SuggestionAcceptView(EvaluationScopedView):
 def _candidate_queryset(evaluation):
     return evaluation.candidates.select_related(
         "solution__solution_type", "added_by", "eliminated_by"
-    ).prefetch_related("rules")
+    ).prefetch_related("rules", "layers__solution__solution_type")
 
 
 class CandidateListView(EvaluationScopedView):

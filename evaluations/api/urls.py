@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import candidates, constraints, types, views
+from . import candidates, constraints, stacks, types, views
 
 app_name = "evaluations-api"
 
@@ -54,6 +54,8 @@ urlpatterns = [
         name="answer_detail",
     ),
     path(EVALUATION + "type/", types.TypeStepView.as_view(), name="type_step"),
+    path(EVALUATION + "candidates/stacks/", stacks.StackCreateView.as_view(), name="stack_create"),
+    path(CANDIDATE + "profile/", stacks.CandidateProfileView.as_view(), name="candidate_profile"),
     path(
         EVALUATION + "constraints/",
         constraints.ConstraintCheckListView.as_view(),

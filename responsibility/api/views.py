@@ -107,9 +107,10 @@ class EvaluationPartyListView(EvaluationScopedView):
 # --- matrices --------------------------------------------------------------------------------
 
 
-def _area(key: str) -> Area:
+def _area(key: str, candidate: Candidate) -> Area:
+    """The active area, if it applies to the candidate (some apply only to stacks); else 404."""
     area = Area.objects.select_related("group").filter(key=key, is_active=True).first()
-    if area is None:
+    if area is None or not area.applies_to(candidate):
         raise NotFound(gettext("There is no responsibility area '%(key)s'.") % {"key": key})
     return area
 
@@ -221,7 +222,8 @@ class RowView(RowBaseView):
         responses={200: s.MatrixRowSerializer, **READ_ERRORS},
     )
     def get(self, request, evaluation_pk, candidate_pk, area_key):
-        return self.respond(self.get_candidate(), _area(area_key))
+        candidate = self.get_candidate()
+        return self.respond(candidate, _area(area_key, candidate))
 
     @extend_schema(
         summary="Save one area at once: its letters, note and internal effort",
@@ -232,7 +234,7 @@ class RowView(RowBaseView):
     )
     def put(self, request, evaluation_pk, candidate_pk, area_key):
         candidate = self.get_candidate()
-        area = _area(area_key)
+        area = _area(area_key, candidate)
         values = self.parse(s.RowWriteSerializer)
         letters = None
         if "letters" in values:
@@ -276,7 +278,7 @@ class CellView(RowBaseView):
     )
     def put(self, request, evaluation_pk, candidate_pk, area_key, party_key):
         candidate = self.get_candidate()
-        area = _area(area_key)
+        area = _area(area_key, candidate)
         party = self.party(party_key)
         if party is None:
             raise NotFound(

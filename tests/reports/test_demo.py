@@ -95,7 +95,15 @@ def test_demo_loads_one_complete_evaluation_once():
     assert len(shortlisted) >= 5
     assert [c.solution.slug for c in eliminated] == ["cloud-managed-gpu"]
     assert eliminated[0].elimination_reason
-    assert all(c.rules.exists() for c in shortlisted)
+    assert all(c.rules.exists() for c in shortlisted if not c.is_stack)
+    (stack,) = [c for c in shortlisted if c.is_stack]  # the combined route newcomers see
+    assert [layer.solution.slug for layer in stack.stack_layers] == [
+        "kubernetes-gpu",
+        "volcano",
+        "enterprise-container-platform",
+    ]
+    assert stack.solution.slug == "enterprise-container-platform" and stack.reason
+    assert stack.area_rows.filter(area__stack_only=True).count() == 3
 
     answered, total = evaluation_data(evaluation).progress_totals()
     assert total == len(shortlisted) * FiveQuestion.objects.filter(is_active=True).count()

@@ -29,13 +29,23 @@ def matrix_of(evaluation, candidate):
     return next(m for m in evaluation_matrices(evaluation) if m.candidate.pk == candidate.pk)
 
 
+def single_areas() -> int:
+    """Areas a single solution's matrix has (not those between a stack's layers)."""
+    return Area.objects.filter(is_active=True, stack_only=False).count()
+
+
 def reminder_keys(evaluation):
     return {r.key.split(":")[0] for r in reminders_for(evaluation_data(evaluation))}
 
 
 def test_seeded_library():
     assert Party.objects.filter(evaluation=None).count() == 5
-    assert Area.objects.count() == 37
+    assert Area.objects.count() == 40
+    assert set(Area.objects.filter(stack_only=True).values_list("key", flat=True)) == {
+        "layers_implements",
+        "layers_accepts",
+        "layers_compatibility",
+    }
     assert set(Area.objects.filter(governance=True).values_list("key", flat=True)) == {
         "permissions_audit",
         "tenant_quota_governance",
@@ -48,7 +58,7 @@ def test_seeded_library():
 
 def test_prefill_depends_on_the_type(evaluation, owner):
     slurm, runai = add_candidates(evaluation, owner, "slurm", "runai")
-    assert services.matrix_prefill(user=owner, candidate=slurm) == Area.objects.count()
+    assert services.matrix_prefill(user=owner, candidate=slurm) == single_areas()
     services.matrix_prefill(user=owner, candidate=runai)
     m_slurm, m_runai = matrix_of(evaluation, slurm), matrix_of(evaluation, runai)
 
@@ -84,7 +94,7 @@ def test_cells_drive_gap_conflict_and_coverage(evaluation, owner):
     )
     m = matrix_of(evaluation, slurm)
     assert [c.area for c in m.result.conflicts] == ["job_execution"]
-    assert len(m.result.unanswered) == Area.objects.count() - 1
+    assert len(m.result.unanswered) == single_areas() - 1
     services.cell_set(
         user=owner, candidate=slurm, area=a, party=party("vendor"), letter="R", expected_version=2
     )

@@ -88,6 +88,23 @@ CLOUD_ELIMINATION = (
     "would also cost more than the on-premises routes at our expected utilisation."
 )
 
+# The combined route the seeds call the usual outcome: open-source execution and queues
+# underneath, an enterprise platform on top for one resource view, tenants, audit and service.
+STACK_KEY = "stack"
+STACK_NAME = "Kubernetes + Volcano + enterprise platform"
+STACK_LAYERS = {
+    "execution": "kubernetes-gpu",
+    "batch_queue": "volcano",
+    "governance": "enterprise-container-platform",
+}
+STACK_REASON = (
+    "The likely real outcome: keep the open-source Kubernetes GPU stack and Volcano queues the "
+    "platform team already knows, and put the enterprise platform on top for the unified "
+    "resource view, tenants, audit and local support. Evaluated as one candidate so that its "
+    "integration work is owned and costed."
+)
+
+
 E = "https://example.com/poc/"
 
 # solution slug -> question key -> (party, assessment, explanation, evidence link)
@@ -284,6 +301,45 @@ ANSWERS = {
     },
 }
 
+ANSWERS[STACK_KEY] = {
+    "long_term_team": (
+        "internal",
+        "partly",
+        "The platform team keeps Kubernetes and Volcano (about 1 FTE); the vendor runs the "
+        "platform layer under the support contract. Who owns the joins between them is the open "
+        "point.",
+        "",
+    ),
+    "incident_triage": (
+        "vendor",
+        "partly",
+        "The vendor triages platform faults; faults below the platform (drivers, Volcano "
+        "queues) come back to the internal team, so first-line triage needs a runbook for both.",
+        "",
+    ),
+    "new_hardware_validation": (
+        "vendor",
+        "yes",
+        "The vendor certifies new accelerators for the platform layer; the device plugins "
+        "underneath follow the upstream releases the platform supports.",
+        "",
+    ),
+    "compliance_evidence": (
+        "vendor",
+        "yes",
+        "Tenants, roles and the audit trail come from the platform layer, across the queues "
+        "underneath.",
+        "",
+    ),
+    "budget_focus": (
+        "internal",
+        "partly",
+        "A platform licence plus the people to keep the open-source layers and the integration "
+        "between them current: cheaper than the platform alone only if the team stays.",
+        "",
+    ),
+}
+
 # solution slug -> cost inputs (CNY)
 COSTS = {
     "slurm": {
@@ -315,6 +371,15 @@ COSTS = {
         "hardware_one_off": 600000,
         "hardware_per_year": 120000,
         "one_off": 600000,
+    },
+    # The platform layer's licence and services, the open-source layers' hardware, and a larger
+    # one-off for integrating the layers.
+    STACK_KEY: {
+        "licence_per_year": 900000,
+        "vendor_services_per_year": 300000,
+        "hardware_one_off": 700000,
+        "hardware_per_year": 130000,
+        "one_off": 750000,
     },
     CLOUD_SLUG: {
         "gpu_count": 64,
@@ -356,6 +421,12 @@ BIAS = {
         "inference_serving": 4.0,
         "governance": 4.5,
         "abnormal_long_running": 4.0,
+    },
+    STACK_KEY: {
+        "batch_training": 4.0,
+        "inference_serving": 3.7,
+        "governance": 4.2,
+        "abnormal_long_running": 3.6,
     },
 }
 
@@ -469,6 +540,11 @@ RATIONALE = {
 }
 
 
+def _key(candidate) -> str:
+    """The demo's tables are keyed by solution slug, and by STACK_KEY for the stack."""
+    return STACK_KEY if candidate.is_stack else candidate.solution.slug
+
+
 def _dec(value) -> Decimal:
     return Decimal(str(value))
 
@@ -527,7 +603,7 @@ class Command(BaseCommand):
             ]
             if not model.objects.exists()
         ]
-        slugs = {*ANSWERS, CLOUD_SLUG}
+        slugs = {*ANSWERS, *STACK_LAYERS.values(), CLOUD_SLUG} - {STACK_KEY}
         if Solution.objects.filter(slug__in=slugs).count() < len(slugs):
             missing.append("catalog solutions")
         if missing:
@@ -603,8 +679,16 @@ class Command(BaseCommand):
             solution=Solution.objects.get(slug=CLOUD_SLUG),
             reason=CLOUD_REASON,
         )
-        shortlisted = [c for slug, c in candidates.items() if slug in ANSWERS]
-        if len(shortlisted) < 5:
+        stack = evaluation_services.candidate_compose_stack(
+            user=lead,
+            evaluation=evaluation,
+            name=STACK_NAME,
+            reason=STACK_REASON,
+            layers={role: Solution.objects.get(slug=slug) for role, slug in STACK_LAYERS.items()},
+            main="governance",
+        )
+        shortlisted = [c for slug, c in candidates.items() if slug in ANSWERS] + [stack]
+        if len(shortlisted) < 6:
             raise CommandError(
                 "The catalog rules suggested fewer candidates than the demo expects: "
                 f"{', '.join(sorted(candidates)) or 'none'}."
@@ -626,7 +710,7 @@ class Command(BaseCommand):
                 user=lead,
                 candidate=candidate,
                 expected_version=0,
-                **{k: _dec(v) for k, v in COSTS[candidate.solution.slug].items()},
+                **{k: _dec(v) for k, v in COSTS[_key(candidate)].items()},
             )
         cloud = evaluation_services.candidate_eliminate(
             user=lead, candidate=cloud, reason=CLOUD_ELIMINATION, expected_version=cloud.version
@@ -649,7 +733,7 @@ class Command(BaseCommand):
     def _answer(self, lead, shortlisted) -> None:
         for question in FiveQuestion.objects.filter(is_active=True):
             for candidate in shortlisted:
-                party, assessment, explanation, link = ANSWERS[candidate.solution.slug].get(
+                party, assessment, explanation, link = ANSWERS[_key(candidate)].get(
                     question.key,
                     ("internal", "partly", "Discussed in the POC review; see the minutes.", ""),
                 )
@@ -733,14 +817,14 @@ class Command(BaseCommand):
         base = {}
         for case in cases:
             for candidate in shortlisted:
-                bias = BIAS[candidate.solution.slug].get(case.group.key, 3.0)
+                bias = BIAS[_key(candidate)].get(case.group.key, 3.0)
                 base[case.pk, candidate.pk] = _half(bias + rng.uniform(-0.7, 0.7))
         for index, username in enumerate(SCORERS):
             reviewer = users[username]
             for case in cases:
                 key = case.source_case.key if case.source_case else ""
                 for candidate in shortlisted:
-                    planned = DISAGREEMENTS.get((candidate.solution.slug, key))
+                    planned = DISAGREEMENTS.get((_key(candidate), key))
                     if planned is not None:
                         value, measured, note = planned[0][index]
                         measured = _dec(measured) if measured is not None else None
@@ -765,7 +849,7 @@ class Command(BaseCommand):
                     )
         lead = users["techlead"]
         by_key = {c.source_case.key: c for c in cases if c.source_case}
-        by_slug = {c.solution.slug: c for c in shortlisted}
+        by_slug = {_key(c): c for c in shortlisted}
         for (slug, key), (_scores, agreed) in DISAGREEMENTS.items():
             if agreed is None or key not in by_key or slug not in by_slug:
                 continue
@@ -782,7 +866,7 @@ class Command(BaseCommand):
     def _outcome(candidate, case, value: float) -> str:
         if value >= 3:
             return Outcome.PASSED
-        if candidate.solution.slug == "slurm" and case.group.key == "inference_serving":
+        if _key(candidate) == "slurm" and case.group.key == "inference_serving":
             return Outcome.BLOCKED if value <= 1 else Outcome.FAILED
         return Outcome.FAILED
 
@@ -815,7 +899,7 @@ class Command(BaseCommand):
     def _note(case, candidate, value: float, measured: Decimal | None) -> str:
         if measured is not None:
             return f"Measured {measured} {case.metric_unit}".rstrip() + "."
-        if candidate.solution.slug == "slurm" and case.group.key == "inference_serving":
+        if _key(candidate) == "slurm" and case.group.key == "inference_serving":
             return "No service layer in Slurm; this only works by handing off to Kubernetes."
         if value < 2.5:
             return "Acceptance criteria not met; see the run log."
@@ -836,10 +920,10 @@ class Command(BaseCommand):
         score = card.overall(best).score
         second_score = card.overall(second).score
         rationale = (
-            f"{best.solution.name} fits best: it leads the POC with {score} of 5 overall "
-            f"(next: {second.solution.name} with {second_score}). "
+            f"{best.name} fits best: it leads the POC with {score} of 5 overall "
+            f"(next: {second.name} with {second_score}). "
             + RATIONALE.get(
-                best.solution.slug,
+                _key(best),
                 "It balances training, inference and governance best under private deployment.",
             )
         )

@@ -1,0 +1,119 @@
+"""Stacks: one candidate built from several catalog solutions, each in a layer.
+
+The seeds' most common outcome is a combination (open-source scheduling underneath, an enterprise
+platform on top for the unified view, tenancy, audit and service, a cloud for burst capacity).
+A stack's capability profile combines its layers: for each capability the best claim of any
+layer, and the layer that makes it; where no layer provides it, it is missing. The constraint
+check (`evaluations.constraints`) reads the same combination.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from catalog.models import Capability, CapabilityClaim, SupportLevel
+
+from .models import CandidateLayer
+from .selectors import CANDIDATE_PREFETCHES
+
+# Best first: a layer that provides a capability natively beats one that needs an add-on, and
+# an unknown claim is better than a documented "none" (someone may still provide it).
+LEVEL_RANK = {
+    SupportLevel.NATIVE: 0,
+    SupportLevel.ADDON: 1,
+    SupportLevel.PARTIAL: 2,
+    SupportLevel.UNKNOWN: 3,
+    SupportLevel.NONE: 4,
+}
+PROVIDED = {SupportLevel.NATIVE, SupportLevel.ADDON, SupportLevel.PARTIAL}
+
+# The layers, their solutions and the claims the constraint check reads come with the
+# evaluation, in a fixed number of queries.
+CANDIDATE_PREFETCHES.append(
+    Prefetch(
+        "layers",
+        queryset=CandidateLayer.objects.select_related("solution__solution_type").prefetch_related(
+            Prefetch(
+                "solution__claims",
+                queryset=CapabilityClaim.objects.filter(capability__constraints__is_active=True)
+                .distinct()
+                .select_related("capability")
+                .prefetch_related("sources"),
+                to_attr="constraint_claims",
+            )
+        ),
+    )
+)
+
+
+def layers_of(candidate) -> list[CandidateLayer]:
+    """A stack's layers, bottom to top; empty for a single solution."""
+    return candidate.stack_layers
+
+
+@dataclass(frozen=True)
+class LayeredClaim:
+    """What a candidate can do for one capability, and which of its layers provides it."""
+
+    capability: Capability
+    claim: CapabilityClaim | None
+    layer: CandidateLayer | None = None
+
+    @property
+    def level(self) -> str:
+        return self.claim.level if self.claim else SupportLevel.UNKNOWN
+
+    @property
+    def level_label(self) -> str:
+        return str(SupportLevel(self.level).label)
+
+    @property
+    def missing(self) -> bool:
+        """No layer provides it (every claim is none or unknown)."""
+        return self.level not in PROVIDED
+
+
+def best_claim(claims: list[tuple[CandidateLayer | None, CapabilityClaim]]):
+    """The (layer, claim) that provides a capability best, or (None, None) without claims."""
+    if not claims:
+        return None, None
+    return min(claims, key=lambda pair: LEVEL_RANK[pair[1].level])
+
+
+def combine(
+    layer_claims: list[tuple[CandidateLayer | None, list[CapabilityClaim]]],
+) -> dict[int, tuple[CandidateLayer | None, CapabilityClaim]]:
+    """Capability pk -> the best (layer, claim) over the layers' claims."""
+    by_capability: dict[int, list] = {}
+    for layer, claims in layer_claims:
+        for claim in claims:
+            by_capability.setdefault(claim.capability_id, []).append((layer, claim))
+    return {pk: best_claim(pairs) for pk, pairs in by_capability.items()}
+
+
+def stack_profile(candidate) -> list[LayeredClaim]:
+    """Every active catalog capability with the candidate's combined claim (for a single
+    solution, its own claims with no layer)."""
+    layers = layers_of(candidate)
+    solutions = [layer.solution_id for layer in layers] or [candidate.solution_id]
+    claims: dict[int, list[CapabilityClaim]] = {pk: [] for pk in solutions}
+    for claim in (
+        CapabilityClaim.objects.filter(solution_id__in=solutions)
+        .select_related("capability", "solution")
+        .prefetch_related("sources")
+    ):
+        claims[claim.solution_id].append(claim)
+    if layers:
+        combined = combine([(layer, claims[layer.solution_id]) for layer in layers])
+    else:
+        combined = combine([(None, claims[candidate.solution_id])])
+    capabilities = Capability.objects.select_related("group").order_by(
+        "group__order", "order", "pk"
+    )
+    out = []
+    for capability in capabilities:
+        layer, claim = combined.get(capability.pk, (None, None))
+        out.append(LayeredClaim(capability, claim, layer))
+    return out
