@@ -209,7 +209,7 @@ class ScenarioFit:
     `fits` and `misses` split the evaluation's scenarios; `listed` is every scenario the catalog
     lists the solution for, the "why" an off-scenario solution is off."""
 
-    solution: Solution
+    solution: Solution  # or a stack candidate (its name; its layers' scenarios)
     fits: tuple[Scenario, ...]
     misses: tuple[Scenario, ...]
     listed: tuple[Scenario, ...]
@@ -246,10 +246,11 @@ class ScenarioFit:
         return _("The catalog lists %(solution)s for no scenario.") % names
 
 
-def scenario_fit(solution: Solution, scenarios) -> ScenarioFit:
-    """How `solution` fits the evaluation's `scenarios`. Reads `solution.scenarios.all()`:
-    prefetch it (`solution__scenarios`) when fitting many solutions."""
-    listed = sorted(solution.scenarios.all(), key=lambda s: (s.order, s.pk))
+def scenario_fit(solution: Solution, scenarios, listed=None) -> ScenarioFit:
+    """How `solution` fits the evaluation's `scenarios`. Reads `solution.scenarios.all()`
+    unless `listed` is given: prefetch it (`solution__scenarios`) when fitting many solutions."""
+    listed = solution.scenarios.all() if listed is None else listed
+    listed = sorted(listed, key=lambda s: (s.order, s.pk))
     listed_pks = {s.pk for s in listed}
     wanted = sorted(scenarios, key=lambda s: (s.order, s.pk))
     return ScenarioFit(
@@ -264,8 +265,19 @@ def candidate_fits(data: EvaluationData) -> list[tuple[Candidate, ScenarioFit]]:
     """Every candidate of the evaluation with its scenario fit (one query for all of them)."""
     candidates = data.candidates
     prefetch_related_objects(candidates, "solution__scenarios")
+    stacks = [c for c in candidates if c.is_stack]
+    prefetch_related_objects(stacks, "layers__solution__scenarios")
     scenarios = list(data.evaluation.scenarios.all())
-    return [(c, scenario_fit(c.solution, scenarios)) for c in candidates]
+    return [(c, candidate_fit(c, scenarios)) for c in candidates]
+
+
+def candidate_fit(candidate: Candidate, scenarios) -> ScenarioFit:
+    """A single solution's fit; a stack fits the scenarios any of its layers is listed for."""
+    layers = candidate.stack_layers
+    if not layers:
+        return scenario_fit(candidate.solution, scenarios)
+    listed = {s.pk: s for layer in layers for s in layer.solution.scenarios.all()}
+    return scenario_fit(candidate, scenarios, listed=listed.values())
 
 
 @dataclass

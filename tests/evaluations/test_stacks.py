@@ -400,3 +400,21 @@ def test_the_report_prints_a_stack_layer_by_layer(owner, language):
     html = report_html(snapshot, snapshot_sha256(snapshot), language, for_pdf=False)
     assert stack.name in html and getattr(under, name) in html
     assert 'class="grid small layers"' in html
+
+
+def test_a_stack_fits_the_scenarios_any_of_its_layers_is_listed_for(owner):
+    from catalog.models import Scenario
+    from evaluations.selectors import FitLevel, candidate_fit
+
+    evaluation = make_evaluation(owner, scenarios=("training", "inference"))
+    slurm = Solution.objects.get(slug="slurm")
+    platform = Solution.objects.get(slug="enterprise-container-platform")
+    stack = compose(evaluation, owner, {"execution": slurm, "governance": platform})
+    wanted = list(Scenario.objects.filter(slug__in=["training", "inference"]))
+    alone = candidate_fit(Candidate(evaluation=evaluation, solution=platform), wanted)
+    combined = candidate_fit(stack, wanted)
+    listed = {s.slug for s in [*slurm.scenarios.all(), *platform.scenarios.all()]}
+    assert {s.slug for s in combined.listed} == listed
+    assert "training" in {s.slug for s in combined.fits}
+    assert FitLevel.ORDER[combined.level] <= FitLevel.ORDER[alone.level]
+    assert stack.name in combined.reason
