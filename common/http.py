@@ -35,27 +35,28 @@ VERSION_HELP = (
 )
 
 
-class DecimalField(serializers.DecimalField):
-    """An API decimal, read by common.numbers.parse_decimal (plain decimals only, finite)."""
+class PlainNumberMixin:
+    """Reads the value with `parse` (common.numbers) before DRF does: DRF's own parsing takes
+    NaN, Infinity, "1_000" and other scripts' digits."""
+
+    parse = staticmethod(parse_decimal)
 
     def to_internal_value(self, data):
         try:
-            number = parse_decimal(data)
+            number = self.parse(data)
         except DjangoValidationError as exc:
             raise serializers.ValidationError(exc.messages) from exc
         return super().to_internal_value(number)
 
 
-class IntegerField(serializers.IntegerField):
-    """An API whole number, read by common.numbers.parse_integer: DRF's int() would also read
-    "1_000" and other scripts' digits."""
+class DecimalField(PlainNumberMixin, serializers.DecimalField):
+    """An API decimal: plain decimals only, finite."""
 
-    def to_internal_value(self, data):
-        try:
-            number = parse_integer(data)
-        except DjangoValidationError as exc:
-            raise serializers.ValidationError(exc.messages) from exc
-        return super().to_internal_value(number)
+
+class IntegerField(PlainNumberMixin, serializers.IntegerField):
+    """An API whole number: ASCII digits only."""
+
+    parse = staticmethod(parse_integer)
 
 
 STRICT_NUMBER_FIELDS: dict = {

@@ -25,7 +25,7 @@ from catalog.models import CapabilityClaim, SupportLevel
 
 from .models import Constraint, ConstraintWaiver
 from .selectors import CANDIDATE_PREFETCHES, EvaluationData
-from .stacks import combine, layers_of
+from .stacks import combine, constraint_claims, layers_of
 
 
 class Verdict:
@@ -55,14 +55,7 @@ LEVEL_VERDICT = {
 # come with the evaluation: a fixed number of queries, whatever the number of candidates.
 CANDIDATE_PREFETCHES.extend(
     [
-        Prefetch(
-            "solution__claims",
-            queryset=CapabilityClaim.objects.filter(capability__constraints__is_active=True)
-            .distinct()
-            .select_related("capability")
-            .prefetch_related("sources"),
-            to_attr="constraint_claims",
-        ),
+        constraint_claims(),
         Prefetch("waivers", queryset=ConstraintWaiver.objects.select_related("waived_by")),
     ]
 )

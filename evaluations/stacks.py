@@ -29,20 +29,27 @@ LEVEL_RANK = {
 }
 PROVIDED = {SupportLevel.NATIVE, SupportLevel.ADDON, SupportLevel.PARTIAL}
 
+
 # The layers, their solutions and the claims the constraint check reads come with the
 # evaluation, in a fixed number of queries.
+def constraint_claims(lookup: str = "solution__claims") -> Prefetch:
+    """The claims a hard constraint reads, with capability and sources, as `constraint_claims`
+    on each solution."""
+    return Prefetch(
+        lookup,
+        queryset=CapabilityClaim.objects.filter(capability__constraints__is_active=True)
+        .distinct()
+        .select_related("capability")
+        .prefetch_related("sources"),
+        to_attr="constraint_claims",
+    )
+
+
 CANDIDATE_PREFETCHES.append(
     Prefetch(
         "layers",
         queryset=CandidateLayer.objects.select_related("solution__solution_type").prefetch_related(
-            Prefetch(
-                "solution__claims",
-                queryset=CapabilityClaim.objects.filter(capability__constraints__is_active=True)
-                .distinct()
-                .select_related("capability")
-                .prefetch_related("sources"),
-                to_attr="constraint_claims",
-            )
+            constraint_claims()
         ),
     )
 )
