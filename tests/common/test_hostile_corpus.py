@@ -339,6 +339,10 @@ def control_kind(node: Node) -> str:
         return "text"
     if kind == "checkbox":
         return "bool" if node.attrs.get("value", "on") == "on" else "choice"
+    if name.startswith("initial-"):
+        # Django's show_hidden_initial: the value a box showed, only compared with what is sent
+        # to tell a change; like the box itself, any value reads as ticked or not.
+        return "bool"
     if name.rsplit("-", 1)[-1] == "version":
         return "version"
     if kind == "hidden" or node.tag == "button":
@@ -891,6 +895,16 @@ class World:
             return {"username": self.outsider.username, "role": "viewer"}
         if form.label == "poc:plan[custom]":
             return {"metric_direction": ""}  # a direction needs a threshold: neither
+        if form.label == "evaluations:evaluation_shortlist[stack]":
+            # The layer menus start empty; a user picks two different solutions.
+            return {
+                "layer_execution": "",
+                "layer_batch_queue": "volcano",
+                "layer_governance": "enterprise-container-platform",
+                "layer_burst": "",
+                "layer_other": "",
+                "main": "governance",
+            }
         return {}
 
     def overrides(self, op: ApiOp) -> dict:
@@ -898,6 +912,14 @@ class World:
         t, m = op.template, op.method
         if t == "/api/evaluations/" and m == "post":
             return {"scenarios": ["training"]}
+        if t.endswith("/candidates/stacks/"):
+            return {
+                "main": "governance",
+                "layers": [
+                    {"role": "batch_queue", "solution": "volcano"},
+                    {"role": "governance", "solution": "enterprise-container-platform"},
+                ],
+            }
         if t.endswith("/candidates/") and m == "post":
             return {"solution": self.unused_solution.slug, "reason": "Worth a look."}
         if t.endswith("/waivers/"):
