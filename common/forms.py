@@ -15,7 +15,16 @@ VERSION_MISSING = _(
 )
 
 
-class VersionField(forms.IntegerField):
+class IntegerField(forms.IntegerField):
+    """A form's whole number, read by common.numbers.parse_integer (ASCII digits only)."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        return parse_integer(value)
+
+
+class VersionField(IntegerField):
     """The version of the row the form edits (0 when it showed nothing saved). Required: a page
     write without it is refused (428), as the API refuses one without If-Match or version."""
 
@@ -60,15 +69,6 @@ class DecimalField(forms.DecimalField):
         if value in self.empty_values:
             return None
         return parse_decimal(value)
-
-
-class IntegerField(forms.IntegerField):
-    """A form's whole number, read by common.numbers.parse_integer (ASCII digits only)."""
-
-    def to_python(self, value):
-        if value in self.empty_values:
-            return None
-        return parse_integer(value)
 
 
 def number_formfield(db_field, **kwargs):

@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.models import Scenario, Solution, SolutionType
 from common.fields import text_limit
-from common.forms import VersionField
+from common.forms import IntegerField, VersionField
 
 from .models import (
     FACT_FLAGS,
@@ -270,7 +270,7 @@ class AcceptSuggestionsForm(forms.Form):
 class CandidateActionForm(forms.Form):
     """Names the candidate a row's button acts on (checked against the evaluation in the view)."""
 
-    candidate = forms.IntegerField(min_value=1)
+    candidate = IntegerField(min_value=1)
 
 
 class EliminateCandidateForm(CandidateActionForm, EliminateForm):
@@ -300,7 +300,7 @@ class WaiveForm(WaiverForm):
 
 
 class MembershipForm(forms.Form):
-    membership = forms.IntegerField(min_value=1)
+    membership = IntegerField(min_value=1)
 
 
 class MemberChangeRoleForm(MembershipForm, MemberRoleForm):

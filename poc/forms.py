@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.models import Capability
 from common.fields import text_limit
-from common.forms import DecimalField, VersionField
+from common.forms import DecimalField, IntegerField, VersionField
 
 from .models import (
     Consensus,
@@ -90,7 +90,7 @@ class EvidenceForm(forms.Form):
 class WeightForm(forms.Form):
     """A group's or a case's weight (`id` names the row; the view checks it belongs here)."""
 
-    id = forms.IntegerField(min_value=1)
+    id = IntegerField(min_value=1)
     weight = DecimalField(
         label=_("Weight"),
         min_value=0,
@@ -102,7 +102,7 @@ class WeightForm(forms.Form):
 
 
 class PlanCaseForm(forms.Form):
-    id = forms.IntegerField(min_value=1)
+    id = IntegerField(min_value=1)
 
 
 class ProfileForm(forms.Form):
@@ -112,7 +112,7 @@ class ProfileForm(forms.Form):
 
 
 class SubmitScoresForm(forms.Form):
-    candidate = forms.IntegerField(min_value=1, required=False)
+    candidate = IntegerField(min_value=1, required=False)
 
 
 class VerifyCapabilityForm(forms.Form):

@@ -1,5 +1,7 @@
 from django import forms
 
+from common.forms import IntegerField
+
 from . import sections
 
 
@@ -7,7 +9,7 @@ class ReportRequestForm(forms.Form):
     """A report request (language; the sections are read by chosen_sections), or
     `retry` naming a failed run of this evaluation."""
 
-    retry = forms.IntegerField(required=False, min_value=1)
+    retry = IntegerField(required=False, min_value=1)
     language = forms.CharField(required=False, max_length=10)
 
 

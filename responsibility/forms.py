@@ -66,7 +66,7 @@ class MatrixCellForm(forms.Form):
     """One cell of a matrix row: the party's letter (empty clears it)."""
 
     area = forms.SlugField()
-    party = forms.IntegerField(min_value=1)
+    party = IntegerField(min_value=1)
     letter = forms.CharField(required=False, max_length=2)
     version = VersionField()
 
