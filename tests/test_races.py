@@ -644,6 +644,7 @@ UNVERSIONED_PAGE_WRITES = {
     ("evaluations:evaluation_detail", ""): "moves the status, checked against the saved one",
     ("evaluations:evaluation_shortlist", "accept"): "adds candidates (one per solution)",
     ("evaluations:evaluation_shortlist", "add"): "adds a candidate (one per solution)",
+    ("evaluations:evaluation_shortlist", "stack"): "composes a stack (one per name)",
     ("evaluations:evaluation_shortlist", "waive"): "adds a waiver (one per candidate and rule)",
     ("evaluations:evaluation_shortlist", "unwaive"): "withdraws a waiver",
     ("evaluations:evaluation_members", "add"): "adds a member (one membership per user)",
