@@ -25,7 +25,7 @@ from catalog.models import CapabilityClaim, SupportLevel
 
 from .models import Constraint, ConstraintWaiver
 from .selectors import CANDIDATE_PREFETCHES, EvaluationData
-from .stacks import combine, constraint_claims, layers_of
+from .stacks import combine, constraint_claims
 
 
 class Verdict:
@@ -125,7 +125,7 @@ def _solution_claims(solution):
 
 def _claims(candidate) -> dict:
     """Capability pk -> (layer, claim): the solution's own, or the best of a stack's layers."""
-    layers = layers_of(candidate)
+    layers = candidate.stack_layers
     if layers:
         return combine([(layer, _solution_claims(layer.solution)) for layer in layers])
     return combine([(None, _solution_claims(candidate.solution))])

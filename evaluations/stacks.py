@@ -55,11 +55,6 @@ CANDIDATE_PREFETCHES.append(
 )
 
 
-def layers_of(candidate) -> list[CandidateLayer]:
-    """A stack's layers, bottom to top; empty for a single solution."""
-    return candidate.stack_layers
-
-
 @dataclass(frozen=True)
 class LayeredClaim:
     """What a candidate can do for one capability, and which of its layers provides it."""
@@ -103,7 +98,7 @@ def combine(
 def stack_profile(candidate) -> list[LayeredClaim]:
     """Every active catalog capability with the candidate's combined claim (for a single
     solution, its own claims with no layer)."""
-    layers = layers_of(candidate)
+    layers = candidate.stack_layers
     solutions = [layer.solution_id for layer in layers] or [candidate.solution_id]
     claims: dict[int, list[CapabilityClaim]] = {pk: [] for pk in solutions}
     for claim in (
