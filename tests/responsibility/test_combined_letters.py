@@ -292,3 +292,26 @@ def test_price_reminder_is_neutral_across_types_with_seeded_matrices(evaluation,
     )
     for c in candidates:
         assert c.name in str(reminder.why)
+
+
+# --- report -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_report_prints_ar_and_full_coverage(evaluation, owner, language):
+    from reports.render import report_html
+    from reports.snapshot import build_snapshot, snapshot_sha256
+
+    (slurm,) = add_candidates(evaluation, owner, "slurm")
+    services.matrix_prefill(user=owner, candidate=slurm)
+    snap = build_snapshot(evaluation, language=language, generated_at="2027-03-01T09:00:00+08:00")
+    (matrix,) = snap["matrices"]["candidates"]
+    assert matrix["coverage"] == "100.0"
+    internal = [p.pk for p in Party.objects.filter(evaluation=None)].index(party("internal").pk)
+    letters = {r["area"]: r["letters"][internal] for r in matrix["rows"]}
+    assert "AR" in letters.values()
+    html = report_html(snap, snapshot_sha256(snap), language, for_pdf=False)
+    section = html.split('<section id="matrices"', 1)[1].split("</section>", 1)[0]
+    assert '<td class="letter letter-AR">AR</td>' in section
+    if language == "en":
+        assert "AR: accountable and responsible" in section
