@@ -315,3 +315,30 @@ def test_report_prints_ar_and_full_coverage(evaluation, owner, language):
     assert '<td class="letter letter-AR">AR</td>' in section
     if language == "en":
         assert "AR: accountable and responsible" in section
+
+
+# --- pages ------------------------------------------------------------------------------------
+
+
+def test_pages_show_ar_and_explain_it(client, evaluation, owner, slurm):
+    services.matrix_prefill(user=owner, candidate=slurm)
+    client.force_login(owner)
+    matrices = client.get(f"/evaluations/{evaluation.pk}/responsibility/").content.decode()
+    assert "Internal platform team (A+R)" in matrices
+    assert "A+R: the accountable party also does the work itself." in matrices
+    grid = client.get(f"/evaluations/{evaluation.pk}/responsibility/{slurm.pk}/").content.decode()
+    assert 'id="raci-help"' in grid and 'aria-describedby="raci-help"' in grid
+    assert 'class="raci raci-AR"' in grid and 'value="AR"' in grid
+
+
+def test_page_cell_save_accepts_ar_and_refuses_rc(client, evaluation, owner, slurm):
+    client.force_login(owner)
+    save = f"/evaluations/{evaluation.pk}/responsibility/{slurm.pk}/save/"
+    internal = party("internal")
+    data = {"area": "fault_handling", "party": internal.pk, "version": 0}
+    ok = client.post(save, {**data, "letter": "A+R"}, HTTP_HX_REQUEST="true")
+    assert ok.status_code == 200
+    assert cells_of(slurm, "fault_handling") == {"internal": "AR"}
+    bad = client.post(save, {**data, "letter": "RC", "version": 1}, HTTP_HX_REQUEST="true")
+    assert bad.status_code == 400 and "R, A, AR" in bad.content.decode()
+    assert cells_of(slurm, "fault_handling") == {"internal": "AR"}
