@@ -1,7 +1,8 @@
 """RACI checks on plain values (no Django): who is accountable and responsible for each area.
 
 Every area needs exactly one A (accountable) and at least one R (responsible). A cell holds one
-letter: R, A, C (consulted) or I (informed).
+value: R, A, AR (accountable and responsible: the party owns the outcome and does the work),
+C (consulted) or I (informed). AR counts as an A and as an R.
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
-LETTERS = ("R", "A", "C", "I")
+LETTERS = ("R", "A", "AR", "C", "I")
+# Other spellings of the combined value that people type; they are stored as "AR".
+ALIASES = {"RA": "AR", "A+R": "AR", "R+A": "AR", "A/R": "AR", "R/A": "AR"}
 
 OK = "ok"
 GAP = "gap"  # nobody accountable
@@ -67,10 +70,44 @@ class MatrixCheck:
         return bool(self.areas) and self.ok_count == len(self.areas)
 
 
+def canonical(value: str | None) -> str | None:
+    """The stored form of a typed cell value ("" clears the cell), or None if it is not one of
+    R, A, AR, C or I (case and spaces do not matter; RA and A+R mean AR)."""
+    value = "".join((value or "").split()).upper()
+    value = ALIASES.get(value, value)
+    return value if value == "" or value in LETTERS else None
+
+
+def is_accountable(value: str | None) -> bool:
+    return value in ("A", "AR")
+
+
+def is_responsible(value: str | None) -> bool:
+    return value in ("R", "AR")
+
+
+def press(value: str | None, key: str) -> str:
+    """What a grid cell holds after a key press (static/js/grid.js does the same): R on an A
+    cell (or A on an R cell) makes AR; a letter the cell already has is removed (AR + R → A,
+    R + R → empty); C or I replaces the value; Delete, Backspace or Space clears the cell.
+    Any other key leaves the value as it was."""
+    value = value or ""
+    if key in ("Delete", "Backspace", " "):
+        return ""
+    key = key.upper()
+    if key in ("C", "I"):
+        return "" if value == key else key
+    if key not in ("A", "R"):
+        return value
+    held = set(value) if value in ("A", "R", "AR") else set()
+    held ^= {key}  # toggle the letter pressed
+    return {frozenset(): "", frozenset("A"): "A", frozenset("R"): "R"}.get(frozenset(held), "AR")
+
+
 def check_area(area: str, letters: Mapping[str, str]) -> AreaCheck:
-    """`letters` maps party key → letter for one area (parties without a letter are absent)."""
-    accountable = tuple(sorted(p for p, letter in letters.items() if letter == "A"))
-    responsible = tuple(sorted(p for p, letter in letters.items() if letter == "R"))
+    """`letters` maps party key → value for one area (parties without a value are absent)."""
+    accountable = tuple(sorted(p for p, value in letters.items() if is_accountable(value)))
+    responsible = tuple(sorted(p for p, value in letters.items() if is_responsible(value)))
     if not any(letters.values()):
         status = UNANSWERED
     elif not accountable:

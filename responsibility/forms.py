@@ -67,7 +67,7 @@ class MatrixCellForm(forms.Form):
 
     area = forms.SlugField()
     party = IntegerField(min_value=1)
-    letter = forms.CharField(required=False, max_length=2)
+    letter = forms.CharField(required=False, max_length=10)
     version = VersionField()
 
 

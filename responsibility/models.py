@@ -16,6 +16,7 @@ from evaluations.models import Candidate, Evaluation
 class Letter(models.TextChoices):
     R = "R", _("R — responsible (does the work)")
     A = "A", _("A — accountable (owns the outcome)")
+    AR = "AR", _("AR — accountable and responsible (owns it and does the work)")
     C = "C", _("C — consulted")
     I = "I", _("I — informed")  # noqa: E741
 
@@ -143,7 +144,7 @@ class AreaRow(VersionedModel):
 class Cell(models.Model):
     row = models.ForeignKey(AreaRow, on_delete=models.CASCADE, related_name="cells")
     party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="+")
-    letter = models.CharField(_("letter"), max_length=1, choices=Letter.choices)
+    letter = models.CharField(_("letter"), max_length=2, choices=Letter.choices)
     history = HistoricalRecords()
 
     class Meta:
@@ -152,7 +153,7 @@ class Cell(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["row", "party"], name="cell_unique"),
             models.CheckConstraint(
-                condition=models.Q(letter__in=["R", "A", "C", "I"]), name="cell_letter_valid"
+                condition=models.Q(letter__in=["R", "A", "AR", "C", "I"]), name="cell_letter_valid"
             ),
         ]
 

@@ -10,7 +10,7 @@ from django.utils.translation import pgettext
 from evaluations import selectors as evaluation_selectors
 from evaluations.reminders import Reminder, reminder
 
-from .checks import UNANSWERED
+from .checks import UNANSWERED, is_accountable
 from .costs import total_cost_of_ownership
 from .selectors import (
     active_areas,
@@ -75,16 +75,17 @@ def _cost(candidate):
 
 
 def _owner_unsettled(matrix) -> bool:
-    """Some area of the matrix has no answer, nobody accountable or two accountable. (An area
-    with its one accountable party and nobody else marked R is settled: that party does it.)"""
-    result = matrix.result
-    return bool(result.unanswered or result.gaps or result.conflicts)
+    """Some area of the matrix is not fully assigned: no answer, nobody accountable, two
+    accountable, or nobody responsible. A party that owns an area and does the work itself is
+    AR, so every route, open source or commercial, can settle every area the same way."""
+    return not matrix.result.complete
 
 
 @reminder
 def price_without_responsibilities(data):
     """Seed risk "prices compared, operating responsibilities not": a candidate has a price
-    while its matrix does not yet name one accountable party for every area."""
+    while its matrix does not yet name one accountable and at least one responsible party for
+    every area (the same rule for every solution type)."""
     matrices = {m.candidate.pk: m for m in _matrices(data)}
     priced = [c for c in data.shortlisted if (cost := _cost(c)) is not None and cost.has_price]
     incomplete = [c for c in priced if _owner_unsettled(matrices[c.pk])]
@@ -95,8 +96,9 @@ def price_without_responsibilities(data):
             title=_("Prices compared, responsibilities not"),
             why=_(
                 "Costs are entered for %(names)s, but their responsibility matrices do not yet "
-                "name one accountable party for every area. A price means little until it is "
-                "clear who runs, fixes and upgrades what."
+                "name, for every area, one accountable party and at least one party that does "
+                "the work (AR when it is the same party). A price means little until it is clear "
+                "who runs, fixes and upgrades what."
             )
             % {"names": _list(c.name for c in incomplete)},
             fix_url=_url(data, "matrix", cid=incomplete[0].pk),
@@ -153,7 +155,7 @@ def _governance_handed_over(data, matrix) -> list[str]:
     for r in matrix.rows:
         if r.area.pk not in missing or r.check.status == UNANSWERED:
             continue
-        who = [str(names.get(pid, pid)) for pid, letter in r.letters.items() if letter == "A"]
+        who = [str(names.get(pid, pid)) for pid, v in r.letters.items() if is_accountable(v)]
         if who:
             out.append(
                 _("%(area)s (accountable: %(who)s)") % {"area": r.area.name, "who": _list(who)}
@@ -214,7 +216,9 @@ def hybrid_without_unified_owner(data):
         return
     for m in _matrices(data):
         missing = [
-            r.area for r in m.rows if r.area.key in HYBRID_AREAS and "A" not in r.letters.values()
+            r.area
+            for r in m.rows
+            if r.area.key in HYBRID_AREAS and not any(is_accountable(v) for v in r.letters.values())
         ]
         if not missing:
             continue

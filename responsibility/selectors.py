@@ -97,7 +97,9 @@ def matrix_view(candidate: Candidate, areas: list[Area], parties: list[Party]) -
         r.area
         for r in rows
         if r.area.governance
-        and not any(letter == "A" and pid in internal for pid, letter in r.letters.items())
+        and not any(
+            checks.is_accountable(letter) and pid in internal for pid, letter in r.letters.items()
+        )
     ]
     return MatrixView(
         candidate=candidate,

@@ -19,7 +19,7 @@ from common.numbers import parse_decimal
 from evaluations.models import Candidate, CandidateStatus, Evaluation
 from evaluations.services import evaluation_require_editable
 
-from .checks import LETTERS
+from .checks import canonical, is_accountable
 from .models import Area, AreaGroup, AreaRow, Cell, CostInput, CostSettings, Party, PartyKind
 
 SEED_FILE = Path(__file__).resolve().parent / "seed" / "responsibility.yaml"
@@ -157,12 +157,19 @@ def _row_for_update(candidate: Candidate, area: Area, expected_version: int | No
 
 
 def _clean_letter(letter: str | None) -> str:
-    letter = (letter or "").strip().upper()
-    if letter and letter not in LETTERS:
+    """The stored form of a cell value: R, A, AR, C, I or "" (clears the cell)."""
+    clean = canonical(letter if isinstance(letter, str) else None)
+    if clean is None:
         raise ValidationError(
-            {"letter": _("Use R, A, C or I (or leave it empty), not '%(l)s'.") % {"l": letter}}
+            {
+                "letter": _(
+                    "Use R, A, AR (accountable and responsible), C or I, or leave it empty; "
+                    "'%(l)s' is not one of them."
+                )
+                % {"l": str(letter).strip()[:20]}
+            }
         )
-    return letter
+    return clean
 
 
 @transaction.atomic
@@ -211,10 +218,11 @@ def row_update(
                 clean[party] = _clean_letter(letter)
             except ValidationError as exc:
                 errors.setdefault("letters", []).extend(exc.message_dict["letter"])
-        if sum(1 for v in clean.values() if v == "A") > 1:
+        accountable = sum(1 for v in clean.values() if is_accountable(v))
+        if accountable > 1:
             errors.setdefault("letters", []).append(
-                _("Only one party can be accountable (A) for an area; you gave %(n)d.")
-                % {"n": sum(1 for v in clean.values() if v == "A")}
+                _("Only one party can be accountable (A or AR) for an area; you gave %(n)d.")
+                % {"n": accountable}
             )
     if internal_fte is not None:
         try:

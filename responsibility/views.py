@@ -19,6 +19,7 @@ from evaluations.scoped import EvaluationMixin
 from evaluations.selectors import candidate_get
 
 from . import services
+from .checks import is_accountable
 from .forms import (
     CostInputForm,
     CostSettingsForm,
@@ -62,7 +63,11 @@ class MatricesView(EvaluationMixin, PageAction, View):
                     cells.append({"owners": [], "status": "n/a"})
                     continue
                 owners = [
-                    names.get(pid, "?") for pid, letter in row.letters.items() if letter == "A"
+                    _("%(party)s (A+R)") % {"party": names.get(pid, "?")}
+                    if value == Letter.AR
+                    else names.get(pid, "?")
+                    for pid, value in row.letters.items()
+                    if is_accountable(value)
                 ]
                 cells.append({"owners": owners, "status": row.check.status})
             if all(c["status"] == "n/a" for c in cells):

@@ -6,16 +6,22 @@ cannot drift. Output serializers read what `responsibility.selectors` built. Mon
 Decimal and travel as strings.
 """
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.fields import text_limit
 from common.http import DecimalField, IntegerField, ModelSerializer, VersionField
 from evaluations.api.serializers import SolutionBriefSerializer
 
+from ..checks import LETTERS
 from ..models import AreaRow, CostInput, CostSettings, Party, PartyKind
 
 # Schema texts are plain (the API documentation is English); messages a user sees are translated.
-LETTER_HELP = "R, A, C or I; an empty string clears the cell."
+LETTER_HELP = (
+    "R (responsible), A (accountable), AR (accountable and responsible), C (consulted) or "
+    "I (informed); RA and A+R are read as AR, case does not matter, and an empty string clears "
+    "the cell. Other combinations (RC, AA, ...) are refused."
+)
 ROW_STATUS_HELP = (
     "ok (one A, at least one R), gap (nobody accountable), conflict (two or more A), "
     "no_responsible (an A but no R) or unanswered (no letter at all)."
@@ -60,10 +66,23 @@ class AreaKeysField(serializers.ListField):
         return [area.key for area in areas]
 
 
+@extend_schema_field({"type": "string", "enum": list(LETTERS)})
+class LetterField(serializers.CharField):
+    """A saved cell value: one of R, A, AR, C, I."""
+
+
+@extend_schema_field({"type": "string", "enum": [*LETTERS, ""]})
+class LetterInputField(serializers.CharField):
+    """A typed cell value; the services read aliases (RA, A+R) and refuse the rest."""
+
+    def __init__(self, **kwargs):
+        super().__init__(allow_blank=True, max_length=10, help_text=LETTER_HELP, **kwargs)
+
+
 class LettersField(serializers.DictField):
     """A row's letters by party key (the selectors key them by party id)."""
 
-    child = serializers.CharField(help_text=LETTER_HELP)
+    child = LetterField(help_text=LETTER_HELP)
 
     def to_representation(self, letters):
         keys = self.context.get("party_keys", {})
@@ -124,13 +143,19 @@ class MatrixRowSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     note = serializers.SerializerMethodField()
     internal_fte = fte(source="fte", help_text="Internal platform team effort, in FTE.")
-    letters = LettersField(help_text="Party key → letter; parties without a letter are absent.")
+    letters = LettersField(
+        help_text="Party key → R, A, AR, C or I; parties without a letter are absent."
+    )
     status = serializers.CharField(source="check.status", help_text=ROW_STATUS_HELP)
     accountable = serializers.ListField(
-        child=serializers.CharField(), source="check.accountable", help_text="Party keys with A."
+        child=serializers.CharField(),
+        source="check.accountable",
+        help_text="Party keys with A or AR.",
     )
     responsible = serializers.ListField(
-        child=serializers.CharField(), source="check.responsible", help_text="Party keys with R."
+        child=serializers.CharField(),
+        source="check.responsible",
+        help_text="Party keys with R or AR.",
     )
 
     def get_note(self, row) -> str:
@@ -170,7 +195,7 @@ class MatrixPrefillSerializer(MatrixSerializer):
 
 class RowWriteSerializer(serializers.Serializer):
     letters = serializers.DictField(
-        child=serializers.CharField(allow_blank=True, help_text=LETTER_HELP),
+        child=LetterInputField(),
         required=False,
         help_text="Party key → letter; replaces every letter of the row. " + KEEP_HELP,
     )
@@ -187,7 +212,7 @@ class RowWriteSerializer(serializers.Serializer):
 
 
 class CellWriteSerializer(serializers.Serializer):
-    letter = serializers.CharField(allow_blank=True, help_text=LETTER_HELP)
+    letter = LetterInputField()
     version = VersionField()
 
 

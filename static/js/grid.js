@@ -1,7 +1,17 @@
-// Keyboard editing for RACI grids: arrows move between cells, R/A/C/I set a cell, Delete,
-// Backspace or Space clear it. Setting a value fires "change", which htmx saves.
+// Keyboard editing for RACI grids: arrows move between cells; R on an A cell (or A on an R cell)
+// makes AR, a letter the cell already has is removed (AR then R leaves A), C or I replaces the
+// cell, Delete, Backspace or Space clear it (responsibility.checks.press is the same rule).
+// Setting a value fires "change", which htmx saves.
 (function () {
   var LETTERS = { r: "R", a: "A", c: "C", i: "I" };
+
+  function press(value, letter) {
+    if (letter === "C" || letter === "I") return value === letter ? "" : letter;
+    var held = (value === "A" || value === "R" || value === "AR") ? value : "";
+    var a = held.indexOf("A") >= 0, r = held.indexOf("R") >= 0;
+    if (letter === "A") a = !a; else r = !r;
+    return (a ? "A" : "") + (r ? "R" : "");
+  }
 
   function cells(grid) {
     return Array.prototype.slice.call(grid.querySelectorAll("tbody tr.mrow"));
@@ -37,7 +47,7 @@
     else if (key === "ArrowLeft") { move(input, 0, -1); }
     else if (key === "ArrowRight") { move(input, 0, 1); }
     else if (LETTERS[key.toLowerCase()] && !event.ctrlKey && !event.metaKey && !event.altKey) {
-      set(input, LETTERS[key.toLowerCase()]);
+      set(input, press(input.value, LETTERS[key.toLowerCase()]));
     } else if (key === "Delete" || key === "Backspace" || key === " ") { set(input, ""); }
     else if (key === "Tab") { return; }
     else if (key.length === 1) { /* ignore other characters */ }

@@ -1,5 +1,6 @@
 """`manage.py demo`: one complete demo evaluation, loaded through the services, once."""
 
+from decimal import Decimal
 from io import StringIO
 
 import pytest
@@ -19,11 +20,13 @@ from evaluations.models import (
     QuestionAnswer,
     Status,
 )
+from evaluations.reminders import reminders_for
 from evaluations.selectors import evaluation_data
 from poc.models import Consensus, PlanCase, Score
 from poc.selectors import scorecard
 from reports.management.commands.demo import DEMO_TITLE
 from responsibility.models import AreaRow, Cell, CostInput, CostSettings
+from responsibility.selectors import evaluation_matrices
 
 pytestmark = pytest.mark.django_db
 
@@ -113,6 +116,13 @@ def test_demo_loads_one_complete_evaluation_once():
         assert AreaRow.objects.filter(candidate=candidate).exists(), candidate
         assert CostInput.objects.filter(candidate=candidate).exists(), candidate
     assert CostSettings.objects.get(evaluation=evaluation).currency == "CNY"
+    # Every route starts from a fully assigned matrix (AR where one party owns and does the
+    # work), so the "prices compared, responsibilities not" reminder favours none of them.
+    coverage = {m.candidate.name: m.result.coverage for m in evaluation_matrices(evaluation)}
+    assert set(coverage.values()) == {Decimal("100.0")}, coverage
+    assert Cell.objects.filter(row__candidate__evaluation=evaluation, letter="AR").exists()
+    keys = {r.key for r in reminders_for(evaluation_data(evaluation))}
+    assert "price-without-responsibilities" not in keys
 
     cases = PlanCase.objects.filter(evaluation=evaluation).count()
     assert cases > 0

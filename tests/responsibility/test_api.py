@@ -228,8 +228,10 @@ def test_prefill_gives_an_open_source_candidate_an_internal_owner(evaluation, ow
     assert body["added"] == area_count() and body["started"]
     rows = {r["area"]: r for r in body["rows"]}
     upgrades = rows["upgrades_maintenance"]
-    assert upgrades["letters"] == {"internal": "A", "security": "C", "business": "I"}
+    assert upgrades["letters"] == {"internal": "AR", "security": "C", "business": "I"}
     assert upgrades["accountable"] == ["internal"] and upgrades["internal_fte"] == "0.50"
+    assert upgrades["responsible"] == ["internal"] and upgrades["status"] == "ok"
+    assert body["coverage"] == "100.0" and body["complete"]
     assert upgrades["version"] == 1
     assert Decimal(body["fte_total"]) > 0
 

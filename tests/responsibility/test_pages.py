@@ -100,7 +100,7 @@ def test_cell_save_updates_the_row_and_refuses_a_stale_one(client, evaluation, o
         {"area": "job_execution", "party": vendor.pk, "letter": "Z", "version": 1},
         headers={"HX-Request": "true"},
     )
-    assert bad.status_code == 400 and "R, A, C or I" in bad.content.decode()
+    assert bad.status_code == 400 and "R, A, AR" in bad.content.decode()
     assert (
         client.post(
             save, {"area": "no_such_area", "party": vendor.pk, "letter": "R", "version": 1}

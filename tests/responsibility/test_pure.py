@@ -18,10 +18,109 @@ from responsibility.costs import MISSING, CostInputs, total_cost_of_ownership
         ({"internal": "A", "business": "C"}, checks.NO_RESPONSIBLE),
         ({"internal": "A", "vendor": "R"}, checks.OK),
         ({"internal": "A", "vendor": "R", "cloud": "R", "business": "I"}, checks.OK),
+        # AR counts as an A and as an R.
+        ({"internal": "AR"}, checks.OK),
+        ({"internal": "AR", "business": "I"}, checks.OK),
+        ({"internal": "AR", "vendor": "R"}, checks.OK),
+        ({"internal": "AR", "vendor": "A"}, checks.CONFLICT),
+        ({"internal": "AR", "vendor": "AR"}, checks.CONFLICT),
+        ({"internal": "R", "vendor": "R"}, checks.GAP),
+        ({"internal": "R"}, checks.GAP),
+        ({"internal": "C", "vendor": "AR", "cloud": "C"}, checks.OK),
+        ({"internal": "I", "security": "C"}, checks.GAP),
+        ({"internal": "A", "vendor": "C", "cloud": "I"}, checks.NO_RESPONSIBLE),
     ],
 )
 def test_area_status(letters, status):
     assert checks.check_area("x", letters).status == status
+
+
+@pytest.mark.parametrize(
+    "letters,accountable,responsible",
+    [
+        ({"internal": "AR", "vendor": "R"}, ("internal",), ("internal", "vendor")),
+        ({"internal": "A", "vendor": "R"}, ("internal",), ("vendor",)),
+        ({"internal": "AR", "vendor": "A"}, ("internal", "vendor"), ("internal",)),
+        ({"internal": "C", "vendor": "I"}, (), ()),
+    ],
+)
+def test_area_names_who_is_accountable_and_responsible(letters, accountable, responsible):
+    check = checks.check_area("x", letters)
+    assert (check.accountable, check.responsible) == (accountable, responsible)
+
+
+@pytest.mark.parametrize(
+    "typed,stored",
+    [
+        ("", ""),
+        ("  ", ""),
+        (None, ""),
+        ("R", "R"),
+        ("a", "A"),
+        ("AR", "AR"),
+        ("ar", "AR"),
+        ("RA", "AR"),
+        ("A+R", "AR"),
+        ("r + a", "AR"),
+        ("C", "C"),
+        ("i", "I"),
+        ("RC", None),
+        ("AA", None),
+        ("RR", None),
+        ("AC", None),
+        ("ARC", None),
+        ("X", None),
+        ("A R", "AR"),
+        ("-", None),
+    ],
+)
+def test_canonical_value(typed, stored):
+    assert checks.canonical(typed) == stored
+
+
+@pytest.mark.parametrize(
+    "value,key,after",
+    [
+        ("", "A", "A"),
+        ("", "r", "R"),
+        ("A", "R", "AR"),
+        ("R", "A", "AR"),
+        ("AR", "R", "A"),
+        ("AR", "A", "R"),
+        ("A", "A", ""),
+        ("R", "R", ""),
+        ("AR", "C", "C"),
+        ("AR", "I", "I"),
+        ("C", "R", "R"),
+        ("I", "A", "A"),
+        ("C", "C", ""),
+        ("C", "I", "I"),
+        ("AR", "Delete", ""),
+        ("A", "Backspace", ""),
+        ("R", " ", ""),
+        ("AR", "x", "AR"),
+        ("A", "Shift", "A"),
+    ],
+)
+def test_key_press_on_a_grid_cell(value, key, after):
+    assert checks.press(value, key) == after
+
+
+@pytest.mark.parametrize(
+    "value,accountable,responsible",
+    [
+        ("A", True, False),
+        ("R", False, True),
+        ("AR", True, True),
+        ("C", False, False),
+        ("I", False, False),
+        ("", False, False),
+        (None, False, False),
+    ],
+)
+def test_accountable_and_responsible_values(value, accountable, responsible):
+    assert checks.is_accountable(value) is accountable
+    assert checks.is_responsible(value) is responsible
 
 
 def test_matrix_lists_problems_and_coverage():
@@ -41,6 +140,9 @@ def test_matrix_lists_problems_and_coverage():
     assert not result.complete
     assert checks.check_matrix([], {}).coverage == D("0.0")
     assert checks.check_matrix(["a"], {"a": {"internal": "A", "vendor": "R"}}).complete
+    combined = checks.check_matrix(["a", "b"], {"a": {"internal": "AR"}, "b": {"internal": "A"}})
+    assert combined.coverage == D("50.0")
+    assert [a.area for a in combined.no_responsible] == ["b"]
 
 
 def test_open_source_three_years_people_dominate():

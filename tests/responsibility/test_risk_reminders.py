@@ -162,8 +162,8 @@ def priced_matrix_empty(w):
 
 
 def priced_matrix_prefilled(w):
-    """Every area has its one accountable party (some with nobody else marked R: the
-    accountable party does the work; the matrix page flags it, this risk is not about it)."""
+    """Every area has its one accountable party and someone who does the work (AR where the
+    accountable party does it itself): the seeded starting matrix is fully assigned."""
     cost(w, "runai", licence_per_year=D("300000"))
     prefill(w, "runai")
 
@@ -171,6 +171,17 @@ def priced_matrix_prefilled(w):
 def priced_matrix_with_a_gap(w):
     priced_matrix_prefilled(w)
     set_row(w, "runai", "fault_handling", {"vendor": "R", "business": "C"})
+
+
+def priced_matrix_one_area_without_r(w):
+    """An accountable party but nobody doing the work: not settled, whatever the type."""
+    priced_matrix_prefilled(w)
+    set_row(w, "runai", "fault_handling", {"internal": "A", "vendor": "C"})
+
+
+def priced_open_source_prefilled(w):
+    cost(w, "slurm", hardware_one_off=D("2000000"))
+    prefill(w, "slurm")
 
 
 def priced_matrix_one_area_unanswered(w):
@@ -263,6 +274,8 @@ ROWS = [
     ("price-without-responsibilities", priced_matrix_prefilled, False),
     ("price-without-responsibilities", priced_matrix_with_a_gap, True),
     ("price-without-responsibilities", priced_matrix_one_area_unanswered, True),
+    ("price-without-responsibilities", priced_matrix_one_area_without_r, True),
+    ("price-without-responsibilities", priced_open_source_prefilled, False),
     ("price-without-responsibilities", not_priced_matrix_empty, False),
     ("matrix-gaps", commercial_prefilled, False),
     ("matrix-gaps", two_accountable, True),
@@ -360,4 +373,6 @@ def test_the_hybrid_areas_are_seeded_in_both_languages_with_a_start_for_every_ty
     assert all(a.is_active and a.name_en and a.name_zh_hans for a in areas.values())
     for slug in ("open-source", "cloud-managed", "enterprise-platform", "hybrid"):
         letters, _fte = services.prefill_for_type(slug)
-        assert all(list(letters[key].values()).count("A") == 1 for key in HYBRID_AREAS), slug
+        assert all(
+            sum(v in ("A", "AR") for v in letters[key].values()) == 1 for key in HYBRID_AREAS
+        ), slug

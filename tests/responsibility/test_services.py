@@ -110,7 +110,7 @@ def test_cells_drive_gap_conflict_and_coverage(evaluation, owner):
 def test_bad_input_and_stale_edits(evaluation, owner, people):
     (slurm,) = add_candidates(evaluation, owner, "slurm")
     a = area("fault_handling")
-    with pytest.raises(ValidationError, match="R, A, C or I"):
+    with pytest.raises(ValidationError, match="R, A, AR"):
         services.cell_set(
             user=owner,
             candidate=slurm,

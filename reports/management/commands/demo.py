@@ -506,7 +506,7 @@ MATRIX_EDITS = [
         "domestic_gpu_adaptation",
         "row",
         {
-            "letters": {"internal": "A", "business": "C", "vendor": "I"},
+            "letters": {"internal": "AR", "business": "C", "vendor": "I"},
             "note": "NVIDIA GPUs only: Ascend nodes stay outside the pool and are ours.",
             "internal_fte": "0.4",
         },
@@ -522,9 +522,6 @@ MATRIX_EDITS = [
         },
     ),
 ]
-
-COMPLETE_MATRIX = "enterprise-container-platform"
-DOERS = ["vendor", "business", "security"]
 
 RATIONALE = {
     "enterprise-container-platform": (
@@ -776,31 +773,6 @@ class Command(BaseCommand):
                 ),
                 note=payload.get("note"),
                 internal_fte=payload.get("internal_fte"),
-            )
-        # The enterprise platform's statement of work names who does the work in every area,
-        # so its matrix ends complete; the other matrices keep the open rows of the prefill.
-        candidate = candidates.get(COMPLETE_MATRIX)
-        if candidate is not None:
-            self._complete_matrix(lead, candidate, parties)
-
-    @staticmethod
-    def _complete_matrix(lead, candidate, parties) -> None:
-        """Give every row without a responsible party an R: whoever is consulted does it."""
-        rows = candidate.area_rows.select_related("area").prefetch_related("cells__party")
-        for row in rows:
-            letters = {cell.party.key: cell.letter for cell in row.cells.all()}
-            if "R" in letters.values() or "A" not in letters.values():
-                continue
-            doer = next((p for p in DOERS if letters.get(p) == "C"), None)
-            if doer is None:
-                continue
-            responsibility_services.cell_set(
-                user=lead,
-                candidate=candidate,
-                area=row.area,
-                party=parties[doer],
-                letter="R",
-                expected_version=row.version,
             )
 
     # --- POC ---------------------------------------------------------------------------------
