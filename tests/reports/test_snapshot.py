@@ -256,8 +256,10 @@ def test_report_renders_every_section_in_order(full, language):
         assert escape(candidate["name"]) in html
     if language == "zh-hans":
         assert "原生" in html and "简体中文" in html
+        assert "内部平台团队、安全团队" in html  # who answered, in the report's language
     else:
         assert "Native" in html and "English" in html
+        assert "Internal platform team, Security team" in html and "Both equally" in html
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
