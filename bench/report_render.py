@@ -174,10 +174,10 @@ def generate(quick: bool):
     from evaluations.models import (
         AnswerValue,
         Assessment,
+        BudgetFocus,
         ContextQuestion,
         FiveQuestion,
         MemberRole,
-        Party,
         Status,
     )
     from poc import services as poc
@@ -229,7 +229,8 @@ def generate(quick: bool):
     candidates = list(evaluation.candidates.order_by("pk"))
 
     # Five answers, a prefilled matrix and cost inputs per candidate.
-    parties = [Party.INTERNAL, Party.VENDOR, Party.CLOUD, Party.BUSINESS]
+    parties = ["internal", "vendor", "cloud", "business"]
+    budgets = [BudgetFocus.PEOPLE, BudgetFocus.SOFTWARE, BudgetFocus.BOTH]
     assessments = [Assessment.YES, Assessment.PARTLY, Assessment.NO, Assessment.YES]
     questions = list(FiveQuestion.objects.filter(is_active=True))
     for n, c in enumerate(candidates):
@@ -239,9 +240,10 @@ def generate(quick: bool):
                 user=owner,
                 candidate=c,
                 question=q,
-                party=party,
+                parties=[party],
                 assessment=assessments[(n * 2 + i) % len(assessments)],
-                explanation=ANSWER_TEXT.format(who=Party(party).label, n=i + 1),
+                budget=budgets[(n + i) % len(budgets)],
+                explanation=ANSWER_TEXT.format(who=party, n=i + 1),
                 evidence_url=f"https://wiki.example.test/eval/{c.pk}/{q.key}",
                 expected_version=None,
             )

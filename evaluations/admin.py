@@ -17,8 +17,8 @@ class ContextQuestionAdmin(TranslationAdmin):
 
 @admin.register(FiveQuestion)
 class FiveQuestionAdmin(TranslationAdmin):
-    list_display = ("key", "text", "order", "is_active")
-    list_filter = ("is_active",)
+    list_display = ("key", "text", "scale", "order", "is_active")
+    list_filter = ("is_active", "scale")
     search_fields = ("key", "text_en", "text_zh_hans")
     ordering = ("order",)
 

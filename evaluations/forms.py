@@ -8,8 +8,10 @@ from common.forms import IntegerField, VersionField
 
 from .models import (
     FACT_FLAGS,
+    AnswerScale,
     AnswerValue,
     Assessment,
+    BudgetFocus,
     Candidate,
     CandidateStatus,
     Constraint,
@@ -18,7 +20,6 @@ from .models import (
     Evaluation,
     LayerRole,
     MemberRole,
-    Party,
     QuestionAnswer,
     StatusChange,
 )
@@ -178,8 +179,19 @@ class RestoreForm(forms.Form):
 
 
 class AnswerForm(forms.Form):
-    party = forms.ChoiceField(label=_("Who"), choices=[("", "—"), *Party.choices], required=False)
+    """One answer, with the fields of the question's scale: who (the evaluation's parties,
+    several allowed), what the budget weighs more, or yes / partly / no."""
+
+    parties = forms.MultipleChoiceField(
+        label=_("Who"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "invalid_choice": _("%(value)s is not one of this evaluation's parties."),
+        },
+    )
     assessment = forms.ChoiceField(label=_("Assessment"), choices=Assessment.choices)
+    budget = forms.ChoiceField(label=_("The budget weighs more"), choices=BudgetFocus.choices)
     explanation = forms.CharField(
         label=_("Explanation"),
         required=False,
@@ -190,6 +202,25 @@ class AnswerForm(forms.Form):
         label=_("Evidence link"), required=False, max_length=500, assume_scheme="https"
     )
     version = VersionField()
+
+    SCALE_FIELDS = {
+        AnswerScale.PARTIES: "parties",
+        AnswerScale.BUDGET: "budget",
+        AnswerScale.ASSESSMENT: "assessment",
+    }
+
+    def __init__(self, *args, scale: str, parties=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        keep = self.SCALE_FIELDS.get(scale, "assessment")
+        for name in set(self.SCALE_FIELDS.values()) - {keep}:
+            del self.fields[name]
+        if "parties" in self.fields:
+            self.fields["parties"].choices = list(parties)
+
+    def answer_values(self) -> dict:
+        """The service's keyword arguments for the scale's field."""
+        data = self.cleaned_data
+        return {name: data[name] for name in self.SCALE_FIELDS.values() if name in self.fields}
 
 
 class DecisionForm(forms.Form):

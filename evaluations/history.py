@@ -211,6 +211,8 @@ class _Labels:
             return str(dict(model_field.choices).get(value, value))
         if isinstance(value, bool):
             return _("yes") if value else _("no")
+        if isinstance(value, list):  # e.g. the party keys of a who-answer
+            return ", ".join(str(v) for v in value)
         return str(value)
 
 

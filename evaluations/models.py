@@ -12,6 +12,8 @@ from common.concurrency import VersionedModel
 from common.fields import LONG_TEXT, BoundedTextField
 from common.validators import key_validator, no_hidden_characters
 
+from .answer_scales import missing_parts
+
 
 class Status(models.TextChoices):
     DRAFT = "draft", _("Draft")
@@ -457,20 +459,37 @@ class CandidateLayer(models.Model):
         return self.solution_id == self.candidate.solution_id
 
 
+class AnswerScale(models.TextChoices):
+    """How a pre-procurement question is answered."""
+
+    ASSESSMENT = "assessment", _("Yes / partly / no")
+    PARTIES = "parties", _("Parties (who)")
+    BUDGET = "budget", _("What the budget weighs more")
+
+
 class FiveQuestion(LibraryQuestion):
     """One of the five pre-procurement questions (SPEC §1.5)."""
+
+    scale = models.CharField(
+        _("answer scale"),
+        max_length=12,
+        choices=AnswerScale.choices,
+        default=AnswerScale.ASSESSMENT,
+        help_text=_(
+            "Parties: answered with who (several allowed); budget: with what the budget weighs "
+            "more; otherwise yes / partly / no."
+        ),
+    )
 
     class Meta(LibraryQuestion.Meta):
         verbose_name = _("pre-procurement question")
         verbose_name_plural = _("pre-procurement questions")
-
-
-class Party(models.TextChoices):
-    INTERNAL = "internal", _("Internal platform team")
-    VENDOR = "vendor", _("Vendor")
-    CLOUD = "cloud", _("Cloud provider")
-    BUSINESS = "business", _("Business team")
-    OTHER = "other", _("Other")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(scale__in=["assessment", "parties", "budget"]),
+                name="five_question_scale_valid",
+            )
+        ]
 
 
 class Assessment(models.TextChoices):
@@ -480,14 +499,29 @@ class Assessment(models.TextChoices):
     UNKNOWN = "unknown", _("Unknown")
 
 
+class BudgetFocus(models.TextChoices):
+    SOFTWARE = "software", _("The software purchase")
+    PEOPLE = "people", _("Long-term people and stability")
+    BOTH = "both", _("Both equally")
+    UNKNOWN = "unknown", _("Unknown")
+
+
 class QuestionAnswer(VersionedModel):
     candidate = models.ForeignKey(Candidate, on_delete=models.CASCADE, related_name="answers")
     question = models.ForeignKey(
         FiveQuestion, on_delete=models.PROTECT, related_name="answers", verbose_name=_("question")
     )
-    party = models.CharField(_("who"), max_length=10, choices=Party.choices, blank=True)
+    # Who-questions: the keys of the parties named, each one of the evaluation's parties (the
+    # shared ones and its own, responsibility.Party), in the order given.
+    parties = models.JSONField(_("who"), default=list, blank=True)
     assessment = models.CharField(
         _("assessment"), max_length=10, choices=Assessment.choices, default=Assessment.UNKNOWN
+    )
+    budget = models.CharField(
+        _("the budget weighs more"),
+        max_length=10,
+        choices=BudgetFocus.choices,
+        default=BudgetFocus.UNKNOWN,
     )
     explanation = BoundedTextField(_("explanation"), max_length=LONG_TEXT, blank=True)
     evidence_url = models.URLField(
@@ -509,7 +543,7 @@ class QuestionAnswer(VersionedModel):
             ),
             models.CheckConstraint(
                 condition=models.Q(assessment__in=Assessment.values)
-                & models.Q(party__in=[*Party.values, ""]),
+                & models.Q(budget__in=BudgetFocus.values),
                 name="question_answer_valid",
             ),
         ]
@@ -518,15 +552,15 @@ class QuestionAnswer(VersionedModel):
         return f"{self.candidate} · {self.question.key}"
 
     def missing_parts(self) -> list[str]:
-        """What still keeps this answer from counting as complete (empty list: complete)."""
-        missing = []
-        if not self.party:
-            missing.append(str(_("who")))
-        if self.assessment == Assessment.UNKNOWN:
-            missing.append(str(_("assessment")))
-        if not self.explanation.strip():
-            missing.append(str(_("explanation")))
-        return missing
+        """What still keeps this answer from counting as complete (empty list: complete); what
+        counts follows the question's scale (`answer_scales.missing_parts`)."""
+        return missing_parts(
+            self.question.scale,
+            parties=self.parties,
+            assessment=self.assessment,
+            budget=self.budget,
+            explanation=self.explanation,
+        )
 
     @property
     def is_complete(self) -> bool:

@@ -27,6 +27,8 @@ class Reminder:
     why: str
     fix_url: str
     fix_label: str
+    # More places the reminder points to, as (url, label): e.g. both sides of a disagreement.
+    links: tuple[tuple[str, str], ...] = ()
 
 
 ReminderFn = Callable[[EvaluationData], Iterable[Reminder]]

@@ -32,6 +32,7 @@ def questions_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
             key=item["key"],
             defaults={
                 "order": order,
+                "scale": item.get("scale", "assessment"),
                 **texts("text", item["text"]),
                 **texts("help_text", item.get("help")),
             },

@@ -17,6 +17,7 @@ from django.views.generic import TemplateView
 from common.views import PageAction
 
 from . import services
+from .answer_scales import party_choices
 from .forms import (
     AnswerForm,
     ContextAnswerForm,
@@ -256,10 +257,11 @@ class QuestionsView(EvaluationMixin, View):
 
     def get(self, request, pk):
         questions = self.data.questions
+        parties = party_choices(self.evaluation)
         cards = []
         for candidate in self.data.shortlisted:
             answers = {a.question_id: a for a in candidate.answers.all()}
-            rows = [answer_row(candidate, q, answers.get(q.pk)) for q in questions]
+            rows = [answer_row(candidate, q, answers.get(q.pk), parties) for q in questions]
             done = sum(1 for r in rows if r["answer"] and r["answer"].is_complete)
             cards.append({"candidate": candidate, "rows": rows, "done": done})
         return self.render("evaluations/questions.html", cards=cards, questions=questions)
@@ -272,17 +274,24 @@ def answered_count(candidate) -> tuple[int, int]:
     return sum(1 for a in answers if a.is_complete), len(questions)
 
 
-def answer_row(candidate, question, answer, **extra):
-    initial = {"version": 0, "assessment": "unknown"}
+def answer_row(candidate, question, answer, parties, **extra):
+    """One question's row for one candidate; `parties`: the evaluation's, as (key, name)."""
+    initial = {"version": 0, "assessment": "unknown", "budget": "unknown"}
     if answer is not None:
         initial = {
-            "party": answer.party,
+            "parties": answer.parties,
             "assessment": answer.assessment,
+            "budget": answer.budget,
             "explanation": answer.explanation,
             "evidence_url": answer.evidence_url,
             "version": answer.version,
         }
-    form = AnswerForm(initial=initial, prefix=f"c{candidate.pk}-{question.key}")
+    form = AnswerForm(
+        initial=initial,
+        prefix=f"c{candidate.pk}-{question.key}",
+        scale=question.scale,
+        parties=parties,
+    )
     return {"candidate": candidate, "question": question, "answer": answer, "form": form, **extra}
 
 
@@ -305,16 +314,27 @@ class AnswerView(InlineRowAction):
             )
         return self._target
 
+    @property
+    def parties(self):
+        if not hasattr(self, "_parties"):
+            self._parties = party_choices(self.evaluation)
+        return self._parties
+
     def get_form(self, data=None, files=None, **kwargs):
         candidate, question = self.target
-        return AnswerForm(data, prefix=f"c{candidate.pk}-{question.key}")
+        return AnswerForm(
+            data,
+            prefix=f"c{candidate.pk}-{question.key}",
+            scale=question.scale,
+            parties=self.parties,
+        )
 
     def form_for_saved(self, obj):
         return self.row_for(obj)["form"]
 
     def row_for(self, answer, **extra):
         candidate, question = self.target
-        return answer_row(candidate, question, answer, **extra)
+        return answer_row(candidate, question, answer, self.parties, **extra)
 
     def success(self, result):
         response = super().success(result)
@@ -348,8 +368,7 @@ class AnswerView(InlineRowAction):
             user=self.request.user,
             candidate=candidate,
             question=question,
-            party=data["party"],
-            assessment=data["assessment"],
+            **form.answer_values(),
             explanation=data["explanation"],
             evidence_url=data["evidence_url"],
             expected_version=data["version"],

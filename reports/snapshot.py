@@ -20,7 +20,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import override
+from django.utils.translation import override, pgettext
 
 from catalog.models import SupportLevel
 from catalog.selectors import solution_comparison
@@ -28,11 +28,12 @@ from common.charts import cumulative_cost_chart, radar_chart
 from evaluations.constraints import constraint_checks
 from evaluations.history import history_entries, history_timeline
 from evaluations.models import (
+    AnswerScale,
     Assessment,
+    BudgetFocus,
     ContextFact,
     Evaluation,
     MemberRole,
-    Party,
 )
 from evaluations.reminders import reminders_for
 from evaluations.selectors import EvaluationData, evaluation_data
@@ -48,8 +49,10 @@ from .sections import ALL as ALL_SECTIONS
 # under costs.missing instead of being costed at zero; 4: hard constraints per candidate and the
 # scenario -> type -> tools chain; 5: POC scenario fit and robustness by solution type
 # (poc.scenario_fit.types, poc.robustness.types), never ranked across types; 6: stacks (a
-# candidate's layers; claims name the layer that provides them).
-SCHEMA_VERSION = 6
+# candidate's layers; claims name the layer that provides them); 7: answers follow their
+# question's scale (scale, parties and party_names, budget and budget_label, answer_label in
+# place of who and who_label).
+SCHEMA_VERSION = 7
 HISTORY_LIMIT = 50
 SCORE_QUANTUM = Decimal("0.01")
 PERCENT_QUANTUM = Decimal("0.1")
@@ -363,30 +366,43 @@ def _layer(layer) -> str:
     return f"{layer.get_role_display()}: {layer.solution.name}"
 
 
-def _questions(data: EvaluationData) -> list[dict]:
-    parties = dict(Party.choices)
-    assessments = dict(Assessment.choices)
+def _answer(question, a, party_names: dict[str, str]) -> dict:
+    """One answer in the snapshot: every part, and the scale's part in words (answer_label)."""
+    assessment = a.assessment if a else Assessment.UNKNOWN
+    budget = a.budget if a else BudgetFocus.UNKNOWN
+    parties = list(a.parties) if a else []
+    names = [party_names.get(k, k) for k in parties]
+    if question.scale == AnswerScale.PARTIES:
+        label = pgettext("list separator", ", ").join(names)
+    elif question.scale == AnswerScale.BUDGET:
+        label = str(BudgetFocus(budget).label)
+    else:
+        label = str(Assessment(assessment).label)
+    return {
+        "key": question.key,
+        "question": question.text,
+        "scale": question.scale,
+        "parties": parties,
+        "party_names": names,
+        "budget": budget,
+        "budget_label": str(BudgetFocus(budget).label),
+        "assessment": assessment,
+        "assessment_label": str(Assessment(assessment).label),
+        "answer_label": label,
+        "explanation": a.explanation if a else "",
+        "evidence_url": a.evidence_url if a else "",
+        "complete": bool(a and a.is_complete),
+        "missing": a.missing_parts() if a else [],
+    }
+
+
+def _questions(data: EvaluationData, parties: list) -> list[dict]:
+    party_names = {p.key: p.name for p in parties}
     out = []
     for progress in data.progress():
         c = progress.candidate
         by_question = {a.question_id: a for a in c.answers.all()}
-        answers = []
-        for q in data.questions:
-            a = by_question.get(q.pk)
-            answers.append(
-                {
-                    "key": q.key,
-                    "question": q.text,
-                    "who": a.party if a else "",
-                    "who_label": str(parties.get(a.party, "")) if a and a.party else "",
-                    "assessment": a.assessment if a else Assessment.UNKNOWN,
-                    "assessment_label": str(assessments[a.assessment if a else Assessment.UNKNOWN]),
-                    "explanation": a.explanation if a else "",
-                    "evidence_url": a.evidence_url if a else "",
-                    "complete": bool(a and a.is_complete),
-                    "missing": a.missing_parts() if a else [],
-                }
-            )
+        answers = [_answer(q, by_question.get(q.pk), party_names) for q in data.questions]
         out.append(
             {
                 "slug": c.solution.slug,
@@ -409,8 +425,7 @@ def _check_labels() -> dict[str, str]:
     }
 
 
-def _matrices(evaluation: Evaluation, matrices: list) -> dict:
-    parties = parties_for(evaluation)
+def _matrices(parties: list, matrices: list) -> dict:
     labels = _check_labels()
     out = []
     for m in matrices:
@@ -858,6 +873,7 @@ def build_snapshot(
         scenario_fit = _scenario_fit(res)
         candidates, capabilities, sources = _catalog(data)
         matrices = evaluation_matrices(evaluation)  # shared by the matrix and cost sections
+        parties = parties_for(evaluation)  # shared by the questions and the matrices
         snapshot = {
             "version": SCHEMA_VERSION,
             "sections": list(ALL_SECTIONS) if sections is None else list(sections),
@@ -866,8 +882,8 @@ def build_snapshot(
             "types": _types(data),
             "candidates": candidates,
             "capabilities": capabilities,
-            "questions": _questions(data),
-            "matrices": _matrices(evaluation, matrices),
+            "questions": _questions(data, parties),
+            "matrices": _matrices(parties, matrices),
             "costs": _costs(evaluation, matrices),
             "poc": {**_poc(res), "scenario_fit": scenario_fit},
             "reminders": _reminders(data),

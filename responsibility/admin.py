@@ -36,3 +36,5 @@ class AreaAdmin(TranslationAdmin):
     list_filter = ("group", "governance", "is_active")
     search_fields = ("key", "name_en", "name_zh_hans")
     list_select_related = ("group",)
+    # Which who-questions this area answers too (their answers and the matrix must agree).
+    filter_horizontal = ("questions",)

@@ -14,6 +14,12 @@ class ResponsibilityConfig(AppConfig):
 
         register("responsibility", responsibility_load_seed)
 
+        from evaluations.answer_scales import register_party_source
+
+        from .selectors import parties_for
+
+        register_party_source(lambda evaluation: [(p.key, p.name) for p in parties_for(evaluation)])
+
         from evaluations.tabs import Tab, register_tab
 
         register_tab(Tab("responsibility", _("Responsibilities"), "responsibility:matrices"))

@@ -10,7 +10,7 @@ from simple_history.models import HistoricalRecords
 from common.concurrency import VersionedModel
 from common.fields import LONG_TEXT, BoundedTextField
 from common.validators import key_validator
-from evaluations.models import Candidate, Evaluation
+from evaluations.models import Candidate, Evaluation, FiveQuestion
 
 
 class Letter(models.TextChoices):
@@ -94,6 +94,14 @@ class Area(models.Model):
     )
     order = models.PositiveSmallIntegerField(_("order"), default=0)
     is_active = models.BooleanField(_("active"), default=True)
+    # The who-questions this area answers too: their answers and this row must agree
+    # (responsibility.reconcile). Kept here, not on the question: this app depends on that one.
+    questions = models.ManyToManyField(
+        FiveQuestion,
+        blank=True,
+        related_name="areas",
+        verbose_name=_("pre-procurement questions asking who owns it"),
+    )
 
     class Meta:
         ordering = ["group__order", "order", "pk"]

@@ -12,6 +12,8 @@ from evaluations.reminders import Reminder, reminder
 
 from .checks import UNANSWERED, is_accountable
 from .costs import total_cost_of_ownership
+from .models import Area
+from .reconcile import disagreements
 from .selectors import (
     active_areas,
     cost_inputs_for,
@@ -236,4 +238,87 @@ def hybrid_without_unified_owner(data):
             % {"s": c.name, "areas": _list(a.name for a in missing)},
             fix_url=_url(data, "matrix", cid=c.pk) + f"#row-{missing[0].key}",
             fix_label=_("Name an accountable owner"),
+        )
+
+
+def _question_areas(data) -> dict[str, list[str]]:
+    """Who-question key -> the keys of the areas it asks about (seeded, admin-editable),
+    loaded once per page."""
+    if "question_areas" not in data.shared:
+        pairs = Area.questions.through.objects.filter(
+            fivequestion__scale="parties", area__is_active=True
+        ).values_list("fivequestion__key", "area__key")
+        mapping: dict[str, list[str]] = {}
+        for question_key, area_key in pairs:
+            mapping.setdefault(question_key, []).append(area_key)
+        data.shared["question_areas"] = mapping
+    return data.shared["question_areas"]
+
+
+@reminder
+def answers_disagree_with_matrix(data):
+    """A who-question's answer names parties none of which the candidate's matrix makes
+    accountable or responsible for an area the question asks about (responsibility.reconcile):
+    one reminder per candidate, linking the answer and the matrix row."""
+    mapping = _question_areas(data)
+    if not mapping:
+        return
+    names = {p.key: p.name for p in _parties(data)}
+    questions = [q for q in data.questions if q.key in mapping]
+
+    def who(keys) -> str:
+        return _list(names.get(k, k) for k in keys) if keys else _("nobody")
+
+    for m in _matrices(data):
+        c = m.candidate
+        by_area = {r.area.key: r for r in m.rows}
+        found = []
+        for q in questions:
+            answer = data.answer(c, q.key)
+            if answer is None or not answer.parties:
+                continue
+            rows = [by_area[k] for k in mapping[q.key] if k in by_area]
+            for check in disagreements(answer.parties, [r.check for r in rows]):
+                found.append((q, answer, by_area[check.area], check))
+        if not found:
+            continue
+        items = [
+            _(
+                "“%(question)s” answers %(answered)s, but the matrix makes %(accountable)s "
+                "accountable and %(responsible)s responsible for %(area)s"
+            )
+            % {
+                "question": q.text,
+                "answered": who(answer.parties),
+                "accountable": who(check.accountable),
+                "responsible": who(check.responsible),
+                "area": row.area.name,
+            }
+            for q, answer, row, check in found
+        ]
+        answer_url = reverse("evaluations:evaluation_questions", kwargs={"pk": data.evaluation.pk})
+        answered = list(dict.fromkeys(q.key for q, *_rest in found))
+        rows = {row.area.key: row.area for _q, _a, row, _c in found}
+        yield Reminder(
+            key=f"answers-disagree-with-matrix:{c.pk}",
+            severity="high",
+            title=_("The answers and the matrix of %(s)s name different owners") % {"s": c.name},
+            why=_(
+                "Who does the work must be the same in the five questions and in the "
+                "responsibility matrix; for %(s)s they differ: %(items)s. Correct whichever "
+                "side is wrong."
+            )
+            % {"s": c.name, "items": pgettext("list separator", "; ").join(items)},
+            fix_url=f"{answer_url}#answer-{c.pk}-{answered[0]}",
+            fix_label=_("See the answer"),
+            links=tuple(
+                (f"{answer_url}#answer-{c.pk}-{key}", _("See the answer")) for key in answered[1:]
+            )
+            + tuple(
+                (
+                    _url(data, "matrix", cid=c.pk) + f"#row-{key}",
+                    _("See the matrix row: %(area)s") % {"area": area.name},
+                )
+                for key, area in rows.items()
+            ),
         )

@@ -16,7 +16,7 @@ from common.concurrency import bump, lock_or_new
 from common.exceptions import Conflict
 from common.history import save_as
 from common.numbers import parse_decimal
-from evaluations.models import Candidate, CandidateStatus, Evaluation
+from evaluations.models import Candidate, CandidateStatus, Evaluation, FiveQuestion
 from evaluations.services import evaluation_require_editable
 
 from .checks import canonical, is_accountable
@@ -72,7 +72,21 @@ def responsibility_load_seed() -> dict[str, int]:
                 },
             )
             areas += 1
+    _load_question_areas(data.get("question_areas", {}))
     return {"parties": len(data["parties"]), "areas": areas}
+
+
+def _load_question_areas(mapping: dict[str, list[str]]) -> None:
+    """Which areas each who-question asks about (after the questions are seeded)."""
+    questions = {q.key: q for q in FiveQuestion.objects.filter(key__in=mapping)}
+    areas = {a.key: a for a in Area.objects.all()}
+    for key, area_keys in mapping.items():
+        if key not in questions:
+            raise ValueError(f"question_areas: unknown question {key!r}")
+        missing = sorted(set(area_keys) - set(areas))
+        if missing:
+            raise ValueError(f"question_areas {key}: unknown areas {missing}")
+        questions[key].areas.set([areas[k] for k in area_keys])
 
 
 def prefill_for_type(type_slug: str) -> tuple[dict[str, dict[str, str]], dict[str, Decimal]]:

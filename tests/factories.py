@@ -151,8 +151,8 @@ def add_candidates(evaluation, owner, *slugs):
     ]
 
 
-def answer_all(candidate, user, *, assessment="yes", party="internal"):
-    """Complete answers to every active question for one candidate."""
+def answer_all(candidate, user, *, assessment="yes", party="internal", budget="people"):
+    """Complete answers to every active question for one candidate (each on its scale)."""
     from evaluations.models import FiveQuestion
     from evaluations.services import answer_save
 
@@ -161,8 +161,9 @@ def answer_all(candidate, user, *, assessment="yes", party="internal"):
             user=user,
             candidate=candidate,
             question=q,
-            party=party,
+            parties=[party],
             assessment=assessment,
+            budget=budget,
             explanation=f"Checked {q.key}",
             expected_version=None,
         )

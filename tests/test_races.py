@@ -231,8 +231,7 @@ def page_answer(w: World) -> Shot:
         path=w.url("evaluations:answer_save", cid=w.slurm.pk, key=question.key),
         row=by(QuestionAnswer, candidate=w.slurm, question=question),
         send=lambda n, v: {
-            f"{prefix}-party": "internal",
-            f"{prefix}-assessment": "yes",
+            f"{prefix}-parties": "internal",
             f"{prefix}-explanation": f"#{n}",
             f"{prefix}-version": v,
         },
@@ -455,8 +454,7 @@ def api_answer(w: World) -> Shot:
         ),
         row=by(QuestionAnswer, candidate=w.volcano, question=question),
         send=lambda n, v: {
-            "party": "vendor",
-            "assessment": "partly",
+            "parties": ["vendor"],
             "explanation": f"API #{n}",
             "evidence_url": "",
         },

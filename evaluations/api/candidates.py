@@ -207,7 +207,7 @@ class AnswerItem:
     @property
     def missing(self) -> list[str]:
         # An unanswered question lacks every part a blank answer lacks.
-        return (self.answer or QuestionAnswer()).missing_parts()
+        return (self.answer or QuestionAnswer(question=self.question)).missing_parts()
 
     @property
     def is_complete(self) -> bool:
@@ -232,7 +232,9 @@ class AnswerListView(CandidateView):
     )
     def get(self, request, evaluation_pk, candidate_pk):
         candidate = self.get_candidate()
-        answers = {a.question_id: a for a in candidate.answers.select_related("updated_by")}
+        answers = {
+            a.question_id: a for a in candidate.answers.select_related("updated_by", "question")
+        }
         items = [AnswerItem(q, answers.get(q.pk)) for q in active_five_questions()]
         answered = sum(item.is_complete for item in items)
         body = {
@@ -280,8 +282,9 @@ class AnswerView(CandidateView):
                 user=request.user,
                 candidate=candidate,
                 question=question,
-                party=values["party"],
+                parties=values["parties"],
                 assessment=values["assessment"],
+                budget=values["budget"],
                 explanation=values["explanation"],
                 evidence_url=values["evidence_url"],
                 expected_version=pre.version,

@@ -16,8 +16,10 @@ from common.fields import text_limit
 from common.http import ModelSerializer, VersionField
 
 from ..models import (
+    AnswerScale,
     AnswerValue,
     Assessment,
+    BudgetFocus,
     Candidate,
     ContextAnswer,
     Decision,
@@ -25,7 +27,6 @@ from ..models import (
     LayerRole,
     MemberRole,
     Membership,
-    Party,
     QuestionAnswer,
     Status,
     StatusChange,
@@ -445,8 +446,9 @@ class QuestionAnswerSerializer(ModelSerializer):
     class Meta:
         model = QuestionAnswer
         fields = (
-            "party",
+            "parties",
             "assessment",
+            "budget",
             "explanation",
             "evidence_url",
             "is_complete",
@@ -462,6 +464,11 @@ class AnswerItemSerializer(serializers.Serializer):
 
     key = serializers.CharField(source="question.key")
     order = serializers.IntegerField(source="question.order")
+    scale = serializers.ChoiceField(
+        source="question.scale",
+        choices=AnswerScale.choices,
+        help_text="How it is answered: parties (who), budget or assessment (yes / partly / no).",
+    )
     text = serializers.CharField(source="question.text")
     help_text = serializers.CharField(source="question.help_text")
     answer = QuestionAnswerSerializer(allow_null=True)
@@ -480,10 +487,24 @@ class CandidateAnswersSerializer(serializers.Serializer):
 
 
 class AnswerWriteSerializer(serializers.Serializer):
-    party = serializers.ChoiceField(
-        choices=Party.choices, allow_blank=True, required=False, default=""
+    """Send the part the question's scale asks for (see `scale`); the others are stored blank."""
+
+    parties = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        required=False,
+        default=list,
+        max_length=20,
+        help_text="Who-questions: keys of this evaluation's parties (shared and its own).",
     )
-    assessment = serializers.ChoiceField(choices=Assessment.choices)
+    assessment = serializers.ChoiceField(
+        choices=Assessment.choices, required=False, default=Assessment.UNKNOWN
+    )
+    budget = serializers.ChoiceField(
+        choices=BudgetFocus.choices,
+        required=False,
+        default=BudgetFocus.UNKNOWN,
+        help_text="The budget question: what the budget weighs more.",
+    )
     explanation = serializers.CharField(
         allow_blank=True,
         required=False,
@@ -567,6 +588,11 @@ class DecisionWriteSerializer(serializers.Serializer):
 # --- reminders and history -------------------------------------------------------------------
 
 
+class LinkSerializer(serializers.Serializer):
+    url = serializers.CharField()
+    label = serializers.CharField()
+
+
 class ReminderSerializer(serializers.Serializer):
     key = serializers.CharField()
     severity = serializers.ChoiceField(choices=[("high", "high"), ("medium", "medium")])
@@ -574,6 +600,13 @@ class ReminderSerializer(serializers.Serializer):
     why = serializers.CharField()
     fix_url = serializers.CharField()
     fix_label = serializers.CharField()
+    links = serializers.SerializerMethodField(
+        help_text="More places the reminder points to (e.g. both sides of a disagreement)."
+    )
+
+    @extend_schema_field(LinkSerializer(many=True))
+    def get_links(self, reminder) -> list[dict]:
+        return [{"url": url, "label": label} for url, label in reminder.links]
 
 
 class FieldChangeSerializer(serializers.Serializer):

@@ -56,9 +56,13 @@ def test_tech_lead_from_an_empty_evaluation_to_the_decided_gate(
     rows = page.locator("form.arow")
     for i in range(rows.count()):  # one save at a time, as a person types
         row = rows.nth(i)
-        row.locator("select[name$=party]").select_option("internal")
-        page.wait_for_load_state("networkidle")
-        row.locator("select[name$=assessment]").select_option("yes")
+        # Each question on its scale: who (boxes), the budget, or yes / partly / no.
+        if row.locator("input[name$=parties]").count():
+            row.locator("input[name$=parties][value=internal]").check()
+        elif row.locator("select[name$=budget]").count():
+            row.locator("select[name$=budget]").select_option("people")
+        else:
+            row.locator("select[name$=assessment]").select_option("yes")
         page.wait_for_load_state("networkidle")
         row.locator("textarea").fill("Our HPC team runs it.")
         row.locator("textarea").press("Tab")

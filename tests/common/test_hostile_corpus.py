@@ -950,6 +950,8 @@ class World:
                 "capability": self.new_capability.slug,
                 "level": "unknown",
             }
+        if t.endswith("/answers/{question_key}/"):
+            return {"parties": ["internal"]}  # the first question asks who
         if t.endswith("/consensus/"):
             return {"score": "2", "reason": "Agreed."}
         if t.endswith("/score/"):

@@ -180,7 +180,7 @@ def every_endpoint(evaluation, candidate, membership):
         (
             "put",
             base + f"candidates/{c}/answers/long_term_team/",
-            {"party": "internal", "assessment": "yes", "explanation": "Mine"},
+            {"parties": ["internal"], "explanation": "Mine"},
         ),
         ("get", base + "decision/", None),
         ("put", base + "decision/", {"chosen": [c], "rationale": "Mine"}),
@@ -332,7 +332,8 @@ def test_list_queries_do_not_grow_with_evaluations_or_candidates(
     add(2)
     # A fixed cost (matrices, costs, constraint claims and reminders ride along); what matters
     # is that it does not grow with the number of evaluations or candidates, asserted below.
-    with django_assert_max_num_queries(25):
+    # (+1: the areas the who-questions ask about, for the answers-and-matrix reminder.)
+    with django_assert_max_num_queries(26):
         assert len(client.get("/api/evaluations/").json()["results"]) == 2
     few = list_queries(client)
     add(4)
@@ -419,16 +420,16 @@ def test_two_editors_answering_the_same_question(api, evaluation, people, slurm)
     owner = client_for(people[MemberRole.OWNER])
     editor = signed_in(api, people[MemberRole.EDITOR])
     assert owner.get(path)["ETag"] == '"0"'
-    first = {"party": "internal", "assessment": "yes", "explanation": "Team of four"}
+    first = {"parties": ["internal"], "explanation": "Team of four"}
     created = owner.put(path, first, format="json", HTTP_IF_MATCH='"0"')
     assert created.status_code == 201 and created["ETag"] == '"1"'
     # The editor also saw no answer yet: a second "create" must not overwrite the first.
-    late = {"party": "vendor", "assessment": "no", "explanation": "Vendor", "version": 0}
+    late = {"parties": ["vendor"], "explanation": "Vendor", "version": 0}
     response = editor.put(path, late, format="json")
     assert response.status_code == 409
     assert response.json()["current"]["explanation"] == "Team of four"
     update = editor.put(path, {**late, "version": 1}, format="json")
-    assert update.status_code == 200 and update.json()["answer"]["party"] == "vendor"
+    assert update.status_code == 200 and update.json()["answer"]["parties"] == ["vendor"]
     assert QuestionAnswer.objects.get().explanation == "Vendor"
 
 
@@ -503,7 +504,12 @@ def test_the_whole_workflow_through_the_api(api, evaluation, owner):
     for question in FiveQuestion.objects.filter(is_active=True):
         saved = client.put(
             url(evaluation, f"candidates/{ids['slurm']}/answers/{question.key}/"),
-            {"party": "internal", "assessment": "yes", "explanation": "Checked"},
+            {
+                "parties": ["internal"],
+                "assessment": "yes",
+                "budget": "people",
+                "explanation": "Checked",
+            },
             format="json",
         )
         assert saved.status_code == 201, saved.json()
@@ -539,7 +545,7 @@ def test_a_sealed_evaluation_refuses_writes_until_reopened(api, evaluation, owne
         (
             "put",
             url(evaluation, f"candidates/{slurm.pk}/answers/budget_focus/"),
-            {"party": "vendor", "assessment": "no", "explanation": "x", "version": 1},
+            {"budget": "software", "explanation": "x", "version": 1},
         ),
         (
             "post",
@@ -757,23 +763,28 @@ def test_answers_show_what_is_missing(api, evaluation, owner, slurm):
     client = signed_in(api, owner)
     client.put(
         url(evaluation, f"candidates/{slurm.pk}/answers/long_term_team/"),
-        {"party": "internal", "assessment": "unknown", "explanation": ""},
+        {"parties": ["internal"], "explanation": ""},
+        format="json",
     )
     body = client.get(url(evaluation, f"candidates/{slurm.pk}/answers/")).json()
     by_key = {q["key"]: q for q in body["questions"]}
     assert not body["is_complete"] and body["answered"] == 0
     assert body["total"] == FiveQuestion.objects.filter(is_active=True).count()
-    assert by_key["long_term_team"]["missing"] == ["assessment", "explanation"]
-    assert by_key["long_term_team"]["answer"]["party"] == "internal"
+    assert by_key["long_term_team"]["missing"] == ["explanation"]
+    assert by_key["long_term_team"]["answer"]["parties"] == ["internal"]
     assert by_key["incident_triage"]["answer"] is None
-    assert by_key["incident_triage"]["missing"] == ["who", "assessment", "explanation"]
+    assert by_key["incident_triage"]["missing"] == ["who", "explanation"]
+    assert by_key["budget_focus"]["scale"] == "budget"
+    assert by_key["budget_focus"]["missing"] == ["what the budget weighs more", "explanation"]
+    assert by_key["compliance_evidence"]["missing"] == ["assessment", "explanation"]
 
 
 def test_answering_an_eliminated_candidate_is_a_conflict(api, evaluation, owner, slurm):
     services.candidate_eliminate(user=owner, candidate=slurm, reason="Gone", expected_version=1)
     response = signed_in(api, owner).put(
         url(evaluation, f"candidates/{slurm.pk}/answers/long_term_team/"),
-        {"party": "internal", "assessment": "yes", "explanation": "x"},
+        {"parties": ["internal"], "explanation": "x"},
+        format="json",
     )
     assert response.status_code == 409 and "restore it first" in response.json()["detail"]
     assert not QuestionAnswer.objects.exists()

@@ -383,8 +383,7 @@ def test_an_inline_answer_updates_the_candidates_progress(client, owner, evaluat
     saved = client.post(
         url("answer_save", evaluation, cid=slurm.pk, key="long_term_team"),
         {
-            f"{prefix}-party": "internal",
-            f"{prefix}-assessment": "yes",
+            f"{prefix}-parties": ["internal", "security"],
             f"{prefix}-explanation": "Two engineers",
             f"{prefix}-version": 0,
         },

@@ -198,8 +198,7 @@ def test_a_stale_answer_save_is_refused_and_nothing_is_overwritten(evaluation, o
         user=owner,
         candidate=slurm,
         question=question,
-        party="internal",
-        assessment="yes",
+        parties=["internal"],
         explanation="Platform team of four",
         expected_version=0,
     )
@@ -209,8 +208,7 @@ def test_a_stale_answer_save_is_refused_and_nothing_is_overwritten(evaluation, o
         user=editor,
         candidate=slurm,
         question=question,
-        party="vendor",
-        assessment="partly",
+        parties=["vendor"],
         explanation="Vendor helps",
         expected_version=first.version,
     )
@@ -219,8 +217,7 @@ def test_a_stale_answer_save_is_refused_and_nothing_is_overwritten(evaluation, o
             user=owner,
             candidate=slurm,
             question=question,
-            party="internal",
-            assessment="no",
+            parties=["internal"],
             explanation="Owner's late edit",
             expected_version=first.version,
         )
@@ -231,8 +228,7 @@ def test_a_stale_answer_save_is_refused_and_nothing_is_overwritten(evaluation, o
         user=owner,
         candidate=slurm,
         question=other,
-        party="internal",
-        assessment="yes",
+        parties=["internal"],
         explanation="On-call",
         expected_version=0,
     )
@@ -241,8 +237,7 @@ def test_a_stale_answer_save_is_refused_and_nothing_is_overwritten(evaluation, o
             user=editor,
             candidate=slurm,
             question=other,
-            party="vendor",
-            assessment="yes",
+            parties=["vendor"],
             explanation="Vendor",
             expected_version=0,
         )

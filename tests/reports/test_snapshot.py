@@ -78,10 +78,17 @@ def full(evaluation, owner, reviewers):
         user=owner,
         candidate=slurm,
         question=FiveQuestion.objects.get(key="incident_triage"),
-        party="internal",
-        assessment="partly",
+        parties=["internal", "security"],
         explanation=HOSTILE,
         evidence_url="https://example.test/runbook",
+        expected_version=None,
+    )
+    evaluation_services.answer_save(
+        user=owner,
+        candidate=slurm,
+        question=FiveQuestion.objects.get(key="budget_focus"),
+        budget="both",
+        explanation="Licences and people both count.",
         expected_version=None,
     )
     responsibility_services.cost_settings_save(
@@ -141,7 +148,11 @@ def test_snapshot_holds_every_section(full):
     questions = {q["slug"]: q for q in snap["questions"]}
     assert len(questions["slurm"]["answers"]) == 5
     triage = next(a for a in questions["slurm"]["answers"] if a["key"] == "incident_triage")
-    assert triage["assessment_label"] == "Partly" and triage["complete"]
+    assert triage["scale"] == "parties" and triage["parties"] == ["internal", "security"]
+    assert triage["answer_label"] == "Internal platform team, Security team" and triage["complete"]
+    budget = next(a for a in questions["slurm"]["answers"] if a["key"] == "budget_focus")
+    assert budget["budget"] == "both" and budget["answer_label"] == "Both equally"
+    assert budget["complete"]
     assert triage["evidence_url"] == "https://example.test/runbook"
     matrices = snap["matrices"]["candidates"]
     assert len(matrices) == 2 and all(m["started"] and m["rows"] for m in matrices)
@@ -199,6 +210,9 @@ def test_language_switch_gives_chinese_labels(full):
     zh_text = snapshot_json(zh).decode()
     assert zh["meta"]["language"] == "zh-hans"
     assert "原生" in zh_text and "原生" not in snapshot_json(en).decode()
+    slurm = next(q for q in zh["questions"] if q["slug"] == "slurm")
+    labels = {a["key"]: a["answer_label"] for a in slurm["answers"]}
+    assert labels["incident_triage"] == "内部平台团队、安全团队"
     assert snapshot_sha256(en) != snapshot_sha256(zh)
     assert {c["slug"] for c in zh["candidates"]} == {c["slug"] for c in en["candidates"]}
 
@@ -242,8 +256,10 @@ def test_report_renders_every_section_in_order(full, language):
         assert escape(candidate["name"]) in html
     if language == "zh-hans":
         assert "原生" in html and "简体中文" in html
+        assert "内部平台团队、安全团队" in html  # who answered, in the report's language
     else:
         assert "Native" in html and "English" in html
+        assert "Internal platform team, Security team" in html and "Both equally" in html
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
@@ -276,4 +292,5 @@ def test_query_count_does_not_grow_with_candidates(evaluation, owner, reviewers)
     fill(evaluation, owner, reviewers, more)
     many = count()
     assert many == few
-    assert few <= 65  # +1 since stacks: the candidates' layers
+    # +1 since stacks: the candidates' layers; +1 the who-questions' areas (the reminder)
+    assert few <= 66

@@ -17,6 +17,8 @@ from common.roles import PROCUREMENT, REVIEWER, TECH_LEAD, user_roles
 from common.services import generate_password, user_create
 from evaluations import services as evaluation_services
 from evaluations.models import (
+    Assessment,
+    BudgetFocus,
     CandidateStatus,
     ContextQuestion,
     Evaluation,
@@ -107,7 +109,9 @@ STACK_REASON = (
 
 E = "https://example.com/poc/"
 
-# solution slug -> question key -> (party, assessment, explanation, evidence link)
+# solution slug -> question key -> (who, answer, explanation, evidence link): "who" is the party
+# key (or keys) a who-question names; "answer" is the assessment of a yes/no question or what the
+# budget weighs more for the budget question (each question's scale says which is read).
 ANSWERS = {
     "slurm": {
         "long_term_team": (
@@ -142,7 +146,7 @@ ANSWERS = {
         ),
         "budget_focus": (
             "internal",
-            "yes",
+            "people",
             "No licence fee; over three years the cost is mainly people (about 1.5 FTE) plus "
             "an optional support contract.",
             "",
@@ -180,7 +184,7 @@ ANSWERS = {
         ),
         "budget_focus": (
             "internal",
-            "yes",
+            "people",
             "The software is free; the money goes into building queueing and quota glue and "
             "into the people who keep it working for three years.",
             "",
@@ -218,7 +222,7 @@ ANSWERS = {
         ),
         "budget_focus": (
             "internal",
-            "yes",
+            "people",
             "No licence; the costs are about four person-months of integration and the "
             "ongoing maintenance. Attractive only if the team can be staffed for years.",
             "",
@@ -241,7 +245,7 @@ ANSWERS = {
             f"{E}runai-support-ticket",
         ),
         "new_hardware_validation": (
-            "vendor",
+            ("vendor", "internal"),
             "partly",
             "New NVIDIA generations are certified by the vendor, but Ascend NPUs are not "
             "supported: the NPU cluster would stay outside the pool.",
@@ -256,7 +260,7 @@ ANSWERS = {
         ),
         "budget_focus": (
             "business",
-            "partly",
+            "software",
             "The per-GPU subscription is the largest item and is funded by the AI business "
             "unit; it needs the fewest internal engineers of all routes.",
             "",
@@ -293,7 +297,7 @@ ANSWERS = {
         ),
         "budget_focus": (
             "internal",
-            "partly",
+            "both",
             "Licence and services are significant; the savings are in staffing and faster "
             "onboarding of new teams. A three-year price lock is needed to stay competitive.",
             "",
@@ -311,17 +315,17 @@ ANSWERS[STACK_KEY] = {
         "",
     ),
     "incident_triage": (
-        "vendor",
+        ("vendor", "internal"),
         "partly",
         "The vendor triages platform faults; faults below the platform (drivers, Volcano "
         "queues) come back to the internal team, so first-line triage needs a runbook for both.",
         "",
     ),
     "new_hardware_validation": (
-        "vendor",
+        ("vendor", "internal"),
         "yes",
-        "The vendor certifies new accelerators for the platform layer; the device plugins "
-        "underneath follow the upstream releases the platform supports.",
+        "The vendor certifies new accelerators for the platform layer; the internal team "
+        "validates the device plugins underneath against the upstream releases it supports.",
         "",
     ),
     "compliance_evidence": (
@@ -333,7 +337,7 @@ ANSWERS[STACK_KEY] = {
     ),
     "budget_focus": (
         "internal",
-        "partly",
+        "both",
         "A platform licence plus the people to keep the open-source layers and the integration "
         "between them current: cheaper than the platform alone only if the team stays.",
         "",
@@ -501,6 +505,18 @@ MATRIX_EDITS = [
         },
     ),
     ("volcano", "domestic_gpu_adaptation", "cell", {"party": "vendor", "letter": "R"}),
+    # Run:ai's answer says the vendor finds production faults, but the matrix agreed with the
+    # platform team keeps fault handling internal: the answers and the matrix disagree.
+    (
+        "runai",
+        "fault_handling",
+        "row",
+        {
+            "letters": {"internal": "A", "vendor": "C", "business": "C"},
+            "note": "Our on-call handles production faults; the vendor is consulted on scheduler "
+            "bugs.",
+        },
+    ),
     (
         "runai",
         "domestic_gpu_adaptation",
@@ -730,7 +746,7 @@ class Command(BaseCommand):
     def _answer(self, lead, shortlisted) -> None:
         for question in FiveQuestion.objects.filter(is_active=True):
             for candidate in shortlisted:
-                party, assessment, explanation, link = ANSWERS[_key(candidate)].get(
+                who, value, explanation, link = ANSWERS[_key(candidate)].get(
                     question.key,
                     ("internal", "partly", "Discussed in the POC review; see the minutes.", ""),
                 )
@@ -738,8 +754,9 @@ class Command(BaseCommand):
                     user=lead,
                     candidate=candidate,
                     question=question,
-                    party=party,
-                    assessment=assessment,
+                    parties=[who] if isinstance(who, str) else list(who),
+                    assessment=value if value in Assessment.values else Assessment.UNKNOWN,
+                    budget=value if value in BudgetFocus.values else BudgetFocus.UNKNOWN,
                     explanation=explanation,
                     evidence_url=link,
                     expected_version=0,
