@@ -4,16 +4,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('evaluations', '0008_answer_scales'),
-        ('responsibility', '0004_area_stack_only'),
+        ("evaluations", "0008_answer_scales"),
+        ("responsibility", "0005_combined_letters"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='area',
-            name='questions',
-            field=models.ManyToManyField(blank=True, related_name='areas', to='evaluations.fivequestion', verbose_name='pre-procurement questions asking who owns it'),
+            model_name="area",
+            name="questions",
+            field=models.ManyToManyField(
+                blank=True,
+                related_name="areas",
+                to="evaluations.fivequestion",
+                verbose_name="pre-procurement questions asking who owns it",
+            ),
         ),
     ]
