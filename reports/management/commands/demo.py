@@ -512,7 +512,7 @@ MATRIX_EDITS = [
         "fault_handling",
         "row",
         {
-            "letters": {"internal": "A", "vendor": "C", "business": "C"},
+            "letters": {"internal": "AR", "vendor": "C", "business": "C"},
             "note": "Our on-call handles production faults; the vendor is consulted on scheduler "
             "bugs.",
         },
