@@ -26,8 +26,10 @@ from common.numbers import parse_decimal
 from common.seeding import texts
 from evaluations.models import Candidate, CandidateStatus, Evaluation
 
+from . import scoring
 from .models import (
     Consensus,
+    Direction,
     Evidence,
     Outcome,
     PlanCase,
@@ -339,12 +341,11 @@ def plan_apply_profile(*, user, evaluation: Evaluation, profile: ScenarioProfile
 
 
 def _rubric_error(value: Decimal | None) -> str | None:
-    """Scores are 0–5 in whole or half points."""
-    if value is None:
-        return None
-    if not Decimal("0") <= value <= Decimal("5"):
+    """Scores are 0–5 in whole or half points (scoring.rubric_problem)."""
+    problem = scoring.rubric_problem(value)
+    if problem == "range":
         return _("Scores run from 0 to 5.")
-    if (value * 2) % 1:
+    if problem == "step":
         return _("Use whole or half points (e.g. 3 or 3.5).")
     return None
 
@@ -357,18 +358,11 @@ def _check_cell(case: PlanCase, candidate: Candidate) -> None:
 
 
 def measured_to_score(case: PlanCase, value: Decimal) -> Decimal:
-    """A measured value judged against the case's threshold: meeting it scores 5; missing it
-    by up to a quarter of the threshold scores 2.5; anything worse scores 0."""
-    threshold = case.metric_threshold
-    if case.metric_direction == "lower":
-        if value <= threshold:
-            return Decimal("5")
-        margin = abs(threshold) * Decimal("0.25")
-        return Decimal("2.5") if value <= threshold + margin else Decimal("0")
-    if value >= threshold:
-        return Decimal("5")
-    margin = abs(threshold) * Decimal("0.25")
-    return Decimal("2.5") if value >= threshold - margin else Decimal("0")
+    """A measured value on the rubric for this case's metric: meeting the threshold is 3, the
+    documented bands above and below it give the rest (scoring.measured_bands)."""
+    return scoring.measured_to_score(
+        Direction(case.metric_direction).value, case.metric_threshold, value
+    )
 
 
 @transaction.atomic
