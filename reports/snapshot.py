@@ -38,7 +38,9 @@ from evaluations.reminders import reminders_for
 from evaluations.selectors import EvaluationData, evaluation_data
 from evaluations.stacks import stack_profile
 from poc.models import Direction, Evidence
+from poc.rubric import bands_text
 from poc.selectors import Results, results
+from poc.thin import thin_note
 from responsibility import checks
 from responsibility.selectors import evaluation_costs, evaluation_matrices, parties_for
 
@@ -48,8 +50,10 @@ from .sections import ALL as ALL_SECTIONS
 # under costs.missing instead of being costed at zero; 4: hard constraints per candidate and the
 # scenario -> type -> tools chain; 5: POC scenario fit and robustness by solution type
 # (poc.scenario_fit.types, poc.robustness.types), never ranked across types; 6: stacks (a
-# candidate's layers; claims name the layer that provides them).
-SCHEMA_VERSION = 6
+# candidate's layers; claims name the layer that provides them); 7: POC metrics carry their rubric
+# bands (metric.bands), robustness says `thin` instead of naming a leader on thin data, and the
+# decided status change records why open POC cells were accepted (decided_despite).
+SCHEMA_VERSION = 7
 HISTORY_LIMIT = 50
 SCORE_QUANTUM = Decimal("0.01")
 PERCENT_QUANTUM = Decimal("0.1")
@@ -534,9 +538,14 @@ def _overall(o) -> dict:
     }
 
 
-def _robustness(s, wins: dict, who, names: dict, group_names: dict) -> dict:
-    """How far one group weight must move before the leader changes, and the win shares."""
+def _robustness(s, wins: dict, who, names: dict, group_names: dict, sufficiency=None) -> dict:
+    """How far one group weight must move before the leader changes, and the win shares; on
+    thin data (poc.scoring.sufficiency) only `thin`, the sentence said instead."""
+    note = thin_note(sufficiency, names, group_names)
+    if s is None or note:
+        return {"thin": note, "leader": [], "by_group": [], "min_change": None, "wins": []}
     return {
+        "thin": "",
         "leader": who(s.leader),
         "by_group": [
             {
@@ -624,6 +633,7 @@ def _poc(res: Results) -> dict:
                         "direction": case.metric_direction,
                         "direction_label": str(directions[case.metric_direction]),
                         "threshold": _dec(case.metric_threshold.normalize()),
+                        "bands": bands_text(case),
                     }
                     if case.has_metric
                     else None,
@@ -668,7 +678,14 @@ def _poc(res: Results) -> dict:
             {
                 "type": t.solution_type.name,
                 "outside": t.outside,
-                **_robustness(t.sensitivity, t.wins if scored else {}, who, names, group_names),
+                **_robustness(
+                    t.sensitivity,
+                    t.wins if scored and t.wins else {},
+                    who,
+                    names,
+                    group_names,
+                    t.sufficiency if scored else None,
+                ),
             }
             for t in res.by_type
         ],
@@ -823,6 +840,7 @@ def _test_cases(res: Results) -> list[dict]:
                 "unit": row.case.metric_unit,
                 "direction_label": str(directions[row.case.metric_direction]),
                 "threshold": _dec(row.case.metric_threshold.normalize()),
+                "bands": bands_text(row.case),
             }
             if row.case.has_metric
             else None,
