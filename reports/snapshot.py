@@ -37,6 +37,7 @@ from evaluations.models import (
 from evaluations.reminders import reminders_for
 from evaluations.selectors import EvaluationData, evaluation_data
 from evaluations.stacks import stack_profile
+from poc.gate import decided_despite
 from poc.models import Direction, Evidence
 from poc.rubric import bands_text
 from poc.selectors import Results, results
@@ -210,6 +211,8 @@ def _summary(data: EvaluationData, scenario_fit: dict) -> dict:
             "rationale": decision.rationale,
             "date": _iso_date(decision.decided_on),
             "decided_by": decision.decided_by,
+            # Why it was marked decided with POC cells open (poc.gate), when a reason was given.
+            "decided_despite": decided_despite(e),
         },
         "scenario_fit": scenario_fit if scenario_fit["scored"] else None,
     }
