@@ -25,7 +25,9 @@ def case_bands(case) -> scoring.Bands | None:
     """The bands of a case with a metric (direction and threshold), else None."""
     if not case.has_metric or case.metric_direction not in Direction.values:
         return None
-    return scoring.measured_bands(case.metric_direction, case.metric_threshold)
+    return scoring.measured_bands(
+        case.metric_direction, case.metric_threshold, case.metric_good, case.metric_excellent
+    )
 
 
 def _with_unit(value: Decimal, unit: str) -> str:

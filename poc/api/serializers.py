@@ -91,6 +91,8 @@ class MetricSerializer(serializers.Serializer):
     # A plain string: the same choices are the `metric_direction` enum of case creation.
     direction = serializers.CharField(help_text="lower or higher: which is better.")
     threshold = decimal(4)
+    good = decimal(4, allow_null=True, help_text="The value for 4 set on the case, if any.")
+    excellent = decimal(4, allow_null=True, help_text="The value for 5 set on the case, if any.")
     bands = BandSerializer(
         many=True,
         read_only=True,
@@ -111,6 +113,8 @@ def metric_of(case, name: str) -> dict | None:
         "unit": case.metric_unit,
         "direction": case.metric_direction,
         "threshold": case.metric_threshold,
+        "good": case.metric_good,
+        "excellent": case.metric_excellent,
         "bands": [
             {"score": row["score"], "limit": row["limit"]} for row in rubric.bands_rows(case)
         ],
@@ -302,6 +306,23 @@ class PlanCaseAddSerializer(PlanWriteSerializer):
     )
     metric_threshold = NumberField(
         max_digits=14, decimal_places=4, required=False, allow_null=True, default=None
+    )
+    metric_good = NumberField(
+        max_digits=14,
+        decimal_places=4,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Optional: a measured value at least this good scores 4 (default: 10 % of "
+        "|threshold| better than the threshold).",
+    )
+    metric_excellent = NumberField(
+        max_digits=14,
+        decimal_places=4,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Optional: a measured value at least this good scores 5 (default: 25 % better).",
     )
 
     def validate(self, attrs):
