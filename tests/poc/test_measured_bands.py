@@ -130,3 +130,12 @@ def test_the_zh_bands_read_in_chinese(evaluation, owner, group):
     with translation.override("zh-hans"):
         text = bands_text(case)
     assert "→ 3" in text and "95 s" in text
+
+
+def test_the_seeded_share_case_sets_bands_a_share_can_reach():
+    from poc.models import TestCase
+
+    case = TestCase.objects.get(key="topology_placement")  # higher is better, ≥ 90 %
+    assert (case.metric_good, case.metric_excellent) == (D("95"), D("99"))
+    for library in TestCase.objects.exclude(metric_direction=""):
+        library.full_clean()  # every seeded metric's bands fit its direction
