@@ -25,7 +25,7 @@ from evaluations.models import (
 )
 from poc import scoring as poc_scoring
 from poc import services as poc_services
-from poc.models import Outcome, Score, TestCase
+from poc.models import Direction, Outcome, Score, TestCase
 from poc.selectors import scorecard
 from responsibility import services as responsibility_services
 from responsibility.models import Area, Party
@@ -878,7 +878,7 @@ class Command(BaseCommand):
         bands = poc_scoring.measured_bands(case.metric_direction, case.metric_threshold)
         target = Decimal(min(5, int(value)))
         limits = {score: limit for limit, score in bands.steps}
-        better = -1 if case.metric_direction == "lower" else 1
+        better = -1 if case.metric_direction == Direction.LOWER else 1
         scale = abs(case.metric_threshold) or Decimal(50)
         if target == 0:
             worst = limits.get(Decimal(1), case.metric_threshold)
