@@ -723,12 +723,50 @@ def constraint_waiver_withdraw(*, user, candidate: Candidate, constraint: Constr
 
 
 class GateRefused(Conflict):
-    def __init__(self, missing: list[str]):
+    def __init__(self, missing: list[str], message: str | None = None):
         super().__init__(
-            _("The evaluation cannot be marked decided yet. Missing: %(n)d item(s).")
+            message
+            or _("The evaluation cannot be marked decided yet. Missing: %(n)d item(s).")
             % {"n": len(missing)}
         )
         self.missing = missing
+
+
+def _poc_gate(user, evaluation: Evaluation, reason: str, missing: list) -> None:
+    """The POC cells of the chosen candidates still open (unscored, or disputed without a
+    consensus, see poc.gate): listed with the rest of the gate; with nothing else missing, the
+    owner may decide anyway by giving the reason, which the status change records."""
+    from poc.gate import gate_items, open_cells
+
+    decision = Decision.objects.filter(evaluation=evaluation).first()
+    chosen = decision.chosen.values_list("pk", flat=True) if decision else []
+    cells = open_cells(evaluation, chosen)
+    if not cells:
+        if missing:
+            raise GateRefused(missing)
+        return
+    items = gate_items(cells, user, evaluation)
+    if missing:
+        raise GateRefused([*missing, *items])
+    if not user.has_perm("evaluations.waive_constraint", evaluation):
+        raise GateRefused(
+            items,
+            _(
+                "POC cells of the chosen candidates are still open (%(n)d). Only the owner may "
+                "mark the evaluation decided anyway, giving the reason."
+            )
+            % {"n": len(items)},
+        )
+    if not reason:
+        raise GateRefused(
+            items,
+            _(
+                "POC cells of the chosen candidates are still open (%(n)d). Score them or record "
+                "a consensus, or give the reason for deciding anyway (it is kept in the history "
+                "and printed in the report)."
+            )
+            % {"n": len(items)},
+        )
 
 
 @transaction.atomic
@@ -757,9 +795,7 @@ def evaluation_transition(
     else:
         _require(user, "evaluations.change_status", evaluation)
     if target == Status.DECIDED:
-        missing = decided_gate_missing(evaluation)
-        if missing:
-            raise GateRefused(missing)
+        _poc_gate(user, evaluation, reason, decided_gate_missing(evaluation))
     StatusChange.objects.create(
         evaluation=evaluation,
         from_status=current,

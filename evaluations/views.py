@@ -112,6 +112,10 @@ class EvaluationDetailView(EvaluationMixin, PageAction, View):
             "gate_missing": [
                 (item, self.gate_link(item)) for item in getattr(domain_error, "missing", ())
             ],
+            # Only open POC cells left: the owner may decide anyway with a reason (poc.gate).
+            "gate_reason": bool(getattr(domain_error, "missing", ()))
+            and all(item.place == "poc" for item in domain_error.missing)
+            and self.request.user.has_perm("evaluations.waive_constraint", self.evaluation),
             **extra,
         }
 
@@ -121,6 +125,10 @@ class EvaluationDetailView(EvaluationMixin, PageAction, View):
         if item.place == "questions":
             url = reverse("evaluations:evaluation_questions", kwargs={"pk": pk})
             return f"{url}#answer-{item.where['candidate']}-{item.where['question']}"
+        if item.place == "poc":
+            url = reverse("poc:scorecard", kwargs={"pk": pk})
+            where = item.where
+            return f"{url}#cell-{where['case']}-{where['candidate']}" if where else url
         if item.place == "shortlist":
             return reverse("evaluations:evaluation_shortlist", kwargs={"pk": pk})
         return reverse("evaluations:evaluation_decision", kwargs={"pk": pk})

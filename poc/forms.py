@@ -66,6 +66,18 @@ class CustomCaseForm(forms.Form):
         label=_("Direction"), choices=[("", "—"), *Direction.choices], required=False
     )
     metric_threshold = DecimalField(label=_("Threshold"), required=False, decimal_places=4)
+    metric_good = DecimalField(
+        label=_("Value for 4"),
+        required=False,
+        decimal_places=4,
+        help_text=_("Optional. Empty: 10% better than the threshold scores 4."),
+    )
+    metric_excellent = DecimalField(
+        label=_("Value for 5"),
+        required=False,
+        decimal_places=4,
+        help_text=_("Optional. Empty: 25% better than the threshold scores 5."),
+    )
 
 
 class LibraryCaseForm(forms.Form):

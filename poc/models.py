@@ -65,6 +65,24 @@ class MetricFields(models.Model):
     metric_threshold = models.DecimalField(
         _("threshold"), max_digits=14, decimal_places=4, null=True, blank=True
     )
+    # Optional rubric bands above "meets" (3); without them poc.scoring.measured_bands applies
+    # its documented default (10 % / 25 % of |threshold| better than the threshold).
+    metric_good = models.DecimalField(
+        _("value for 4"),
+        max_digits=14,
+        decimal_places=4,
+        null=True,
+        blank=True,
+        help_text=_("A measured value at least this good scores 4. Empty: 10% better."),
+    )
+    metric_excellent = models.DecimalField(
+        _("value for 5"),
+        max_digits=14,
+        decimal_places=4,
+        null=True,
+        blank=True,
+        help_text=_("A measured value at least this good scores 5. Empty: 25% better."),
+    )
 
     class Meta:
         abstract = True
@@ -72,6 +90,50 @@ class MetricFields(models.Model):
     @property
     def has_metric(self) -> bool:
         return bool(self.metric_direction) and self.metric_threshold is not None
+
+    def clean(self) -> None:
+        super().clean()
+        metric_bands_errors(self)
+
+
+def metric_bands_errors(case) -> None:
+    """Raise a field-keyed ValidationError when the values for 4 and 5 do not fit the metric:
+    they need a direction and a threshold, lie beyond the threshold in the metric's direction,
+    and the value for 5 beyond the value for 4 (poc.scoring.measured_bands)."""
+    from django.core.exceptions import ValidationError
+
+    from . import scoring
+
+    good, excellent = case.metric_good, case.metric_excellent
+    if good is None and excellent is None:
+        return
+    if not case.has_metric:
+        field = "metric_good" if good is not None else "metric_excellent"
+        raise ValidationError(
+            {field: _("Values for 4 and 5 need a metric with a direction and a threshold.")}
+        )
+    try:
+        scoring.measured_bands(case.metric_direction, case.metric_threshold, good, excellent)
+    except ValueError as exc:
+        better = _("lower") if case.metric_direction == Direction.LOWER else _("higher")
+        if str(exc).startswith("good"):
+            raise ValidationError(
+                {
+                    "metric_good": _(
+                        "The value for 4 must be better (%(better)s) than the threshold."
+                    )
+                    % {"better": better}
+                }
+            ) from None
+        raise ValidationError(
+            {
+                "metric_excellent": _(
+                    "The value for 5 must be better (%(better)s) than the value for 4 and the "
+                    "threshold."
+                )
+                % {"better": better}
+            }
+        ) from None
 
 
 class TestCase(MetricFields):

@@ -305,6 +305,132 @@ def disagreement(reviewer_scores: Sequence[Decimal], threshold: Decimal = Decima
 
 
 # --------------------------------------------------------------------------------------------
+# The rubric: allowed values and measured values
+# --------------------------------------------------------------------------------------------
+
+RUBRIC_STEP = Decimal("0.5")
+"""Scores are 0–5 in whole or half points: 0, 0.5, 1, …, 5."""
+
+MEETS = Decimal(3)
+"""The rubric's 3: "meets the acceptance criteria"."""
+
+LOWER = "lower"
+HIGHER = "higher"
+DIRECTIONS = (LOWER, HIGHER)
+
+GOOD_MARGIN = Decimal("0.10")
+EXCELLENT_MARGIN = Decimal("0.25")
+"""Default bands, as a share of |threshold|: 10 % better than the threshold scores 4, 25 %
+better 5; up to 10 % worse 2, up to 25 % worse 1, worse still 0."""
+
+
+def rubric_problem(value: Decimal | None) -> str | None:
+    """Why ``value`` is not an allowed rubric score: ``"range"`` (outside 0–5), ``"step"`` (not
+    a whole or half point) or ``None`` when it is allowed (or absent)."""
+    if value is None:
+        return None
+    if not value.is_finite() or not SCALE_MIN <= value <= SCALE_MAX:
+        return "range"
+    if (value - SCALE_MIN) % RUBRIC_STEP:
+        return "step"
+    return None
+
+
+@dataclass(frozen=True)
+class Bands:
+    """Where a measured value lands on the rubric, for one metric.
+
+    ``steps`` holds (limit, score) from the best band down: a value at least as good as
+    ``limit`` (≤ for lower-is-better, ≥ for higher-is-better) scores ``score``; a value worse
+    than every limit scores 0. Meeting the threshold exactly is 3 ("meets the acceptance
+    criteria"). ``default`` tells whether the 4/5 limits are the documented default margins.
+    """
+
+    direction: str
+    threshold: Decimal
+    steps: tuple[tuple[Decimal, Decimal], ...]
+    default: bool
+
+    def score(self, value: Decimal) -> Decimal:
+        for limit, score in self.steps:
+            if self.at_least_as_good(value, limit):
+                return score
+        return ZERO
+
+    def at_least_as_good(self, value: Decimal, limit: Decimal) -> bool:
+        return value <= limit if self.direction == LOWER else value >= limit
+
+
+def _better(direction: str, a: Decimal, b: Decimal) -> bool:
+    """Whether ``a`` is strictly better than ``b``."""
+    return a < b if direction == LOWER else a > b
+
+
+def measured_bands(
+    direction: str,
+    threshold: Decimal,
+    good: Decimal | None = None,
+    excellent: Decimal | None = None,
+) -> Bands:
+    """The bands for a metric (see :class:`Bands`), with m = |threshold|.
+
+    * 5: at least as good as ``excellent`` (default: threshold ∓ 25 % of m);
+    * 4: at least as good as ``good`` (default: threshold ∓ 10 % of m);
+    * 3: meets the threshold;
+    * 2: worse by at most 10 % of m; 1: worse by at most 25 % of m; 0: worse still.
+
+    Lower-is-better subtracts to improve, higher-is-better adds. A threshold of 0 has no scale
+    for percentages, so without explicit ``good``/``excellent`` it has only "meets" (3) and
+    "misses" (0). Explicit limits must lie beyond the threshold in the metric's direction,
+    ``excellent`` beyond ``good``; a ``ValueError`` says which is wrong. ``direction`` must be
+    ``"lower"`` or ``"higher"`` — anything else is an error, not silently "higher".
+    """
+    if direction not in DIRECTIONS:
+        raise ValueError(f"Direction must be one of {DIRECTIONS}, got {direction!r}.")
+    if not threshold.is_finite():
+        raise ValueError("The threshold must be a finite number.")
+    sign = -1 if direction == LOWER else 1
+    margin = abs(threshold)
+    default = good is None and excellent is None
+    if good is not None and not _better(direction, good, threshold):
+        raise ValueError("good: the value for 4 must be better than the threshold.")
+    floor = threshold if good is None else good
+    if excellent is not None and not _better(direction, excellent, floor):
+        raise ValueError("excellent: the value for 5 must be better than the value for 4.")
+    if good is None and margin:
+        good = threshold + sign * GOOD_MARGIN * margin
+        if excellent is not None and not _better(direction, excellent, good):
+            good = None
+    if excellent is None and margin:
+        excellent = threshold + sign * EXCELLENT_MARGIN * margin
+        if good is not None and not _better(direction, excellent, good):
+            excellent = None
+    steps: list[tuple[Decimal, Decimal]] = []
+    if excellent is not None:
+        steps.append((excellent, Decimal(5)))
+    if good is not None:
+        steps.append((good, Decimal(4)))
+    steps.append((threshold, MEETS))
+    if margin:
+        steps.append((threshold - sign * GOOD_MARGIN * margin, Decimal(2)))
+        steps.append((threshold - sign * EXCELLENT_MARGIN * margin, Decimal(1)))
+    return Bands(direction=direction, threshold=threshold, steps=tuple(steps), default=default)
+
+
+def measured_to_score(
+    direction: str,
+    threshold: Decimal,
+    value: Decimal,
+    good: Decimal | None = None,
+    excellent: Decimal | None = None,
+) -> Decimal:
+    """A measured value on the rubric: meeting the threshold is 3 (see :func:`measured_bands`)."""
+    if not value.is_finite():
+        raise ValueError("The measured value must be a finite number.")
+    return measured_bands(direction, threshold, good, excellent).score(value)
+
+
+# --------------------------------------------------------------------------------------------
 # Totals
 # --------------------------------------------------------------------------------------------
 
@@ -601,7 +727,9 @@ def _group_flip(
         if end == weight:
             continue
         flip = _first_flip(weight, end, critical, leader_at)
-        if flip is not None:
+        # Nobody leading (every candidate scored only in this group, whose weight reached 0)
+        # is not a new leader: there is nothing to name.
+        if flip is not None and flip[1]:
             found.append(flip)
     if not found:
         return None
@@ -654,6 +782,54 @@ def monte_carlo_wins(
         )
         for candidate, count in wins.items()
     }
+
+
+# --------------------------------------------------------------------------------------------
+# Enough data to name a leader?
+# --------------------------------------------------------------------------------------------
+
+MIN_COMPLETENESS = Decimal("0.6")
+"""Below this weighted completeness, robustness and win shares name no leader."""
+
+
+@dataclass(frozen=True)
+class Sufficiency:
+    """Whether the scores are complete enough for robustness and win shares to name a leader.
+
+    ``enough`` is True when there are candidates, each has an overall completeness of at least
+    ``MIN_COMPLETENESS`` (60 % of the weighted cells, under the weights in effect) and none
+    lacks every score in a group that carries weight. Otherwise ``thin`` lists, per candidate
+    short of data, its completeness (0–1, 0.001) and the weighted groups it has no score in.
+    """
+
+    enough: bool
+    minimum: Decimal
+    thin: tuple[tuple[str, Decimal, tuple[str, ...]], ...]
+
+
+def sufficiency(
+    plan: Plan,
+    cell_scores: Mapping[CellKey, Decimal | None],
+    candidates: Sequence[str],
+    group_weights: Mapping[str, Decimal] | None = None,
+    minimum: Decimal = MIN_COMPLETENESS,
+) -> Sufficiency:
+    """See :class:`Sufficiency`: the guard in front of :func:`weight_sensitivity` and
+    :func:`monte_carlo_wins` for anything shown to people."""
+    weights = _effective_weights(plan, group_weights)
+    thin = []
+    unique = _unique(candidates)
+    for candidate in unique:
+        stats = _group_stats(plan, cell_scores, candidate)
+        completeness = _overall_raw(stats, weights)[1]
+        empty = tuple(
+            group
+            for group, stat in stats.items()
+            if weights[group] > 0 and stat.total_weight > 0 and stat.scored_weight == 0
+        )
+        if completeness < minimum or empty:
+            thin.append((candidate, _quantize(completeness, SHARE_QUANTUM), empty))
+    return Sufficiency(enough=bool(unique) and not thin, minimum=minimum, thin=tuple(thin))
 
 
 # --------------------------------------------------------------------------------------------

@@ -354,16 +354,18 @@ class TypeResults:
 
     `ranked` is best first under the plan's weights (rank None: no score yet); `by_profile` is
     `Results.by_profile` with the leaders within this type; `sensitivity` and `wins` are the
-    robustness of the leader within this type. `outside`: a type decision exists and this is
-    another type."""
+    robustness of the leader within this type, both None when `sufficiency` says the scores
+    are too thin to name a leader. `outside`: a type decision exists and this is another
+    type."""
 
     solution_type: SolutionType
     outside: bool
     ranked: list[tuple[Candidate, int | None]]
     leaders: tuple[str, ...]
     by_profile: list[tuple[ScenarioProfile, dict[int, scoring.Overall], tuple[str, ...]]]
-    sensitivity: scoring.Sensitivity
-    wins: dict[str, Decimal]
+    sensitivity: scoring.Sensitivity | None
+    wins: dict[str, Decimal] | None
+    sufficiency: scoring.Sufficiency | None = None
 
     @property
     def candidates(self) -> list[Candidate]:
@@ -375,13 +377,14 @@ class Results:
     card: Scorecard
     overall: dict[int, scoring.Overall]
     by_profile: list[tuple[ScenarioProfile, dict[int, scoring.Overall], tuple[str, ...]]]
-    sensitivity: scoring.Sensitivity
-    wins: dict[str, Decimal]
+    sensitivity: scoring.Sensitivity | None  # None: too thin (see `sufficiency`)
+    wins: dict[str, Decimal] | None
     agreement_by_group: dict[str, float | None]
     agreement: float | None
     # Scenario fit within the type context: what pages, API and report show, so that
     # candidates of different types are never ranked against each other.
     by_type: list[TypeResults] = field(default_factory=list)
+    sufficiency: scoring.Sufficiency | None = None
 
     @property
     def several_types(self) -> bool:
@@ -409,6 +412,7 @@ def results_by_type(
         by_key = {str(c.pk): c for c in group.items}
         in_type = {key: overall[int(key)] for key in keys}
         single = len(groups) == 1
+        enough = scoring.sufficiency(card.plan, card.cell_values, keys)
         out.append(
             TypeResults(
                 solution_type=group.solution_type,
@@ -419,12 +423,17 @@ def results_by_type(
                     (profile, fit, scoring.leader({key: fit[int(key)] for key in keys}))
                     for profile, fit, _leaders in by_profile
                 ],
-                sensitivity=sensitivity
+                sensitivity=None
+                if not enough.enough
+                else sensitivity
                 if single and sensitivity is not None
                 else scoring.weight_sensitivity(card.plan, card.cell_values, keys),
-                wins=wins
+                wins=None
+                if not enough.enough
+                else wins
                 if single and wins is not None
                 else scoring.monte_carlo_wins(card.plan, card.cell_values, keys),
+                sufficiency=enough,
             )
         )
     return out
@@ -449,8 +458,12 @@ def results(evaluation: Evaluation, user, *, see_all: bool | None = None) -> Res
         }
         fit = {c.pk: card.overall(c, weights) for c in card.candidates}
         by_profile.append((profile, fit, scoring.leader({str(k): v for k, v in fit.items()})))
-    sensitivity = scoring.weight_sensitivity(card.plan, card.cell_values, keys)
-    wins = scoring.monte_carlo_wins(card.plan, card.cell_values, keys) if keys else {}
+    # Robustness and win shares name a leader only on enough data (scoring.sufficiency).
+    enough = scoring.sufficiency(card.plan, card.cell_values, keys)
+    sensitivity = wins = None
+    if enough.enough:
+        sensitivity = scoring.weight_sensitivity(card.plan, card.cell_values, keys)
+        wins = scoring.monte_carlo_wins(card.plan, card.cell_values, keys)
     return Results(
         card=card,
         overall=overall,
@@ -467,4 +480,5 @@ def results(evaluation: Evaluation, user, *, see_all: bool | None = None) -> Res
             sensitivity=sensitivity,
             wins=wins,
         ),
+        sufficiency=enough,
     )

@@ -26,8 +26,10 @@ from common.numbers import parse_decimal
 from common.seeding import texts
 from evaluations.models import Candidate, CandidateStatus, Evaluation
 
+from . import scoring
 from .models import (
     Consensus,
+    Direction,
     Evidence,
     Outcome,
     PlanCase,
@@ -110,6 +112,10 @@ def poc_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
                 "metric_threshold": (
                     Decimal(str(metric["threshold"])) if "threshold" in metric else None
                 ),
+                "metric_good": Decimal(str(metric["good"])) if "good" in metric else None,
+                "metric_excellent": (
+                    Decimal(str(metric["excellent"])) if "excellent" in metric else None
+                ),
                 **texts("title", item["title"]),
                 **texts("steps", item.get("steps")),
                 **texts("acceptance", item["acceptance"]),
@@ -181,6 +187,8 @@ def plan_case_from_library(evaluation: Evaluation, case: TestCase, user) -> Plan
         metric_unit=case.metric_unit,
         metric_direction=case.metric_direction,
         metric_threshold=case.metric_threshold,
+        metric_good=case.metric_good,
+        metric_excellent=case.metric_excellent,
     )
     save_as(plan_case, user)
     return plan_case
@@ -263,6 +271,8 @@ def plan_case_add_custom(
     metric_unit: str = "",
     metric_direction: str = "",
     metric_threshold=None,
+    metric_good=None,
+    metric_excellent=None,
 ) -> PlanCase:
     """An evaluation's own case. Like every plan case, it applies to every candidate."""
     _require(user, "poc.change_plan", evaluation)
@@ -272,6 +282,8 @@ def plan_case_add_custom(
     if not (acceptance or "").strip():
         errors["acceptance"] = [_("State the acceptance criteria.")]
     threshold = _decimal(metric_threshold, "metric_threshold")
+    good = _decimal(metric_good, "metric_good")
+    excellent = _decimal(metric_excellent, "metric_excellent")
     if bool(metric_direction) != (threshold is not None):
         errors["metric_threshold"] = [
             _("A metric needs both a direction and a threshold (or neither).")
@@ -291,6 +303,8 @@ def plan_case_add_custom(
         metric_unit=(metric_unit or "").strip(),
         metric_direction=metric_direction or "",
         metric_threshold=threshold,
+        metric_good=good,
+        metric_excellent=excellent,
     )
     case.full_clean(exclude=["evaluation", "group", "source_case"])
     save_as(case, user)
@@ -339,12 +353,11 @@ def plan_apply_profile(*, user, evaluation: Evaluation, profile: ScenarioProfile
 
 
 def _rubric_error(value: Decimal | None) -> str | None:
-    """Scores are 0–5 in whole or half points."""
-    if value is None:
-        return None
-    if not Decimal("0") <= value <= Decimal("5"):
+    """Scores are 0–5 in whole or half points (scoring.rubric_problem)."""
+    problem = scoring.rubric_problem(value)
+    if problem == "range":
         return _("Scores run from 0 to 5.")
-    if (value * 2) % 1:
+    if problem == "step":
         return _("Use whole or half points (e.g. 3 or 3.5).")
     return None
 
@@ -357,18 +370,15 @@ def _check_cell(case: PlanCase, candidate: Candidate) -> None:
 
 
 def measured_to_score(case: PlanCase, value: Decimal) -> Decimal:
-    """A measured value judged against the case's threshold: meeting it scores 5; missing it
-    by up to a quarter of the threshold scores 2.5; anything worse scores 0."""
-    threshold = case.metric_threshold
-    if case.metric_direction == "lower":
-        if value <= threshold:
-            return Decimal("5")
-        margin = abs(threshold) * Decimal("0.25")
-        return Decimal("2.5") if value <= threshold + margin else Decimal("0")
-    if value >= threshold:
-        return Decimal("5")
-    margin = abs(threshold) * Decimal("0.25")
-    return Decimal("2.5") if value >= threshold - margin else Decimal("0")
+    """A measured value on the rubric for this case's metric: meeting the threshold is 3, the
+    documented bands above and below it give the rest (scoring.measured_bands)."""
+    return scoring.measured_to_score(
+        Direction(case.metric_direction).value,
+        case.metric_threshold,
+        value,
+        case.metric_good,
+        case.metric_excellent,
+    )
 
 
 @transaction.atomic

@@ -38,8 +38,11 @@ from evaluations.models import (
 from evaluations.reminders import reminders_for
 from evaluations.selectors import EvaluationData, evaluation_data
 from evaluations.stacks import stack_profile
+from poc.gate import decided_despite
 from poc.models import Direction, Evidence
+from poc.rubric import bands_text
 from poc.selectors import Results, results
+from poc.thin import thin_note
 from responsibility import checks
 from responsibility.selectors import evaluation_costs, evaluation_matrices, parties_for
 
@@ -51,8 +54,10 @@ from .sections import ALL as ALL_SECTIONS
 # (poc.scenario_fit.types, poc.robustness.types), never ranked across types; 6: stacks (a
 # candidate's layers; claims name the layer that provides them); 7: answers follow their
 # question's scale (scale, parties and party_names, budget and budget_label, answer_label in
-# place of who and who_label).
-SCHEMA_VERSION = 7
+# place of who and who_label); 8: POC metrics carry their rubric bands (metric.bands),
+# robustness says `thin` instead of naming a leader on thin data, and the decided status
+# change records why open POC cells were accepted (decided_despite).
+SCHEMA_VERSION = 8
 HISTORY_LIMIT = 50
 SCORE_QUANTUM = Decimal("0.01")
 PERCENT_QUANTUM = Decimal("0.1")
@@ -209,6 +214,8 @@ def _summary(data: EvaluationData, scenario_fit: dict) -> dict:
             "rationale": decision.rationale,
             "date": _iso_date(decision.decided_on),
             "decided_by": decision.decided_by,
+            # Why it was marked decided with POC cells open (poc.gate), when a reason was given.
+            "decided_despite": decided_despite(e),
         },
         "scenario_fit": scenario_fit if scenario_fit["scored"] else None,
     }
@@ -549,9 +556,14 @@ def _overall(o) -> dict:
     }
 
 
-def _robustness(s, wins: dict, who, names: dict, group_names: dict) -> dict:
-    """How far one group weight must move before the leader changes, and the win shares."""
+def _robustness(s, wins: dict, who, names: dict, group_names: dict, sufficiency=None) -> dict:
+    """How far one group weight must move before the leader changes, and the win shares; on
+    thin data (poc.scoring.sufficiency) only `thin`, the sentence said instead."""
+    note = thin_note(sufficiency, names, group_names)
+    if s is None or note:
+        return {"thin": note, "leader": [], "by_group": [], "min_change": None, "wins": []}
     return {
+        "thin": "",
         "leader": who(s.leader),
         "by_group": [
             {
@@ -639,6 +651,7 @@ def _poc(res: Results) -> dict:
                         "direction": case.metric_direction,
                         "direction_label": str(directions[case.metric_direction]),
                         "threshold": _dec(case.metric_threshold.normalize()),
+                        "bands": bands_text(case),
                     }
                     if case.has_metric
                     else None,
@@ -683,7 +696,14 @@ def _poc(res: Results) -> dict:
             {
                 "type": t.solution_type.name,
                 "outside": t.outside,
-                **_robustness(t.sensitivity, t.wins if scored else {}, who, names, group_names),
+                **_robustness(
+                    t.sensitivity,
+                    t.wins if scored and t.wins else {},
+                    who,
+                    names,
+                    group_names,
+                    t.sufficiency if scored else None,
+                ),
             }
             for t in res.by_type
         ],
@@ -838,6 +858,7 @@ def _test_cases(res: Results) -> list[dict]:
                 "unit": row.case.metric_unit,
                 "direction_label": str(directions[row.case.metric_direction]),
                 "threshold": _dec(row.case.metric_threshold.normalize()),
+                "bands": bands_text(row.case),
             }
             if row.case.has_metric
             else None,

@@ -133,7 +133,10 @@ class EvaluationTransitionView(EvaluationScopedView):
     @extend_schema(
         summary="Move the status (draft, poc, decided, archived); reopening needs a reason",
         description="Marking decided is refused with 409 and a `missing` list until every "
-        "shortlisted candidate has complete answers and the decision record is complete.",
+        "shortlisted candidate has complete answers and the decision record is complete. The "
+        "list also names the chosen candidates' POC cells nobody scored and those where the "
+        "reviewers disagree without a consensus: with only those left, the owner may mark it "
+        "decided anyway by sending the `reason`, which is kept in the history and the report.",
         request=s.TransitionSerializer,
         responses={200: s.EvaluationSerializer, **WRITE_ERRORS},
     )

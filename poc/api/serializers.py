@@ -22,6 +22,7 @@ from evaluations.api.serializers import (
     UsernameField,
 )
 
+from .. import rubric
 from ..models import (
     Consensus,
     Direction,
@@ -71,14 +72,37 @@ class NumberField(DecimalField):
 # --- the library -----------------------------------------------------------------------------
 
 
+class BandSerializer(serializers.Serializer):
+    score = decimal(1, help_text="The rubric score of this band (0–5).")
+    limit = decimal(
+        4,
+        allow_null=True,
+        help_text="A measured value at least as good as this (≤ for lower, ≥ for higher is "
+        "better) scores `score`, unless a better band applies; null: the last band (worse).",
+    )
+
+
 class MetricSerializer(serializers.Serializer):
-    """What a measured value is judged against: meeting the threshold scores 5."""
+    """What a measured value is judged against: meeting the threshold scores 3 (the rubric's
+    "meets the acceptance criteria"); the bands say what scores 4, 5 and 2, 1, 0."""
 
     name = serializers.CharField()
     unit = serializers.CharField()
     # A plain string: the same choices are the `metric_direction` enum of case creation.
     direction = serializers.CharField(help_text="lower or higher: which is better.")
     threshold = decimal(4)
+    good = decimal(4, allow_null=True, help_text="The value for 4 set on the case, if any.")
+    excellent = decimal(4, allow_null=True, help_text="The value for 5 set on the case, if any.")
+    bands = BandSerializer(
+        many=True,
+        read_only=True,
+        help_text="Best band first. By default 10 % / 25 % of |threshold| better than the "
+        "threshold scores 4 / 5, up to 10 % / 25 % worse 2 / 1, worse still 0; a threshold of 0 "
+        "has only 3 (meets) and 0.",
+    )
+    bands_text = serializers.CharField(
+        read_only=True, help_text="The bands in words, in the request's language."
+    )
 
 
 def metric_of(case, name: str) -> dict | None:
@@ -89,6 +113,12 @@ def metric_of(case, name: str) -> dict | None:
         "unit": case.metric_unit,
         "direction": case.metric_direction,
         "threshold": case.metric_threshold,
+        "good": case.metric_good,
+        "excellent": case.metric_excellent,
+        "bands": [
+            {"score": row["score"], "limit": row["limit"]} for row in rubric.bands_rows(case)
+        ],
+        "bands_text": rubric.bands_text(case),
     }
 
 
@@ -276,6 +306,23 @@ class PlanCaseAddSerializer(PlanWriteSerializer):
     )
     metric_threshold = NumberField(
         max_digits=14, decimal_places=4, required=False, allow_null=True, default=None
+    )
+    metric_good = NumberField(
+        max_digits=14,
+        decimal_places=4,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Optional: a measured value at least this good scores 4 (default: 10 % of "
+        "|threshold| better than the threshold).",
+    )
+    metric_excellent = NumberField(
+        max_digits=14,
+        decimal_places=4,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Optional: a measured value at least this good scores 5 (default: 25 % better).",
     )
 
     def validate(self, attrs):
@@ -532,6 +579,28 @@ class WinShareSerializer(serializers.Serializer):
     share = decimal(3, help_text="Share of random re-weightings it leads, 0–1.")
 
 
+class ThinCandidateSerializer(serializers.Serializer):
+    candidate = serializers.IntegerField()
+    completeness = decimal(3, help_text="Share of the weighted cells scored, 0–1.")
+    groups_without_score = serializers.ListField(
+        child=serializers.CharField(), help_text="Keys of weighted groups it has no score in."
+    )
+
+
+class SufficiencySerializer(serializers.Serializer):
+    enough = serializers.BooleanField(
+        help_text="False: the scores are too thin to name a leader; `sensitivity` is null and "
+        "`win_shares` empty."
+    )
+    minimum_completeness = decimal(
+        3,
+        help_text="Every candidate needs this share of the weighted cells scored (and a score "
+        "in every weighted group).",
+    )
+    thin = ThinCandidateSerializer(many=True, help_text="The candidates short of data.")
+    note = serializers.CharField(help_text="What the page says instead, in the request's language.")
+
+
 class AgreementSerializer(serializers.Serializer):
     overall = serializers.FloatField(
         allow_null=True, help_text="Krippendorff's alpha (interval); null: not applicable."
@@ -565,8 +634,12 @@ class TypeResultsSerializer(serializers.Serializer):
         child=serializers.IntegerField(), help_text="Under the plan's weights, within the type."
     )
     profiles = ProfileLeadersSerializer(many=True, help_text="Leaders per scenario profile.")
-    sensitivity = SensitivitySerializer(help_text="Robustness of the leader within the type.")
-    win_shares = WinShareSerializer(many=True)
+    sensitivity = SensitivitySerializer(
+        allow_null=True,
+        help_text="Robustness of the leader within the type; null when the data is too thin.",
+    )
+    win_shares = WinShareSerializer(many=True, help_text="Empty when the data is too thin.")
+    data_sufficiency = SufficiencySerializer()
 
 
 class ResultsSerializer(serializers.Serializer):
@@ -584,9 +657,14 @@ class ResultsSerializer(serializers.Serializer):
         "type, never across types.",
     )
     sensitivity = SensitivitySerializer(
-        help_text="Across every candidate; with several types, read `by_type`."
+        allow_null=True,
+        help_text="Across every candidate; with several types, read `by_type`. Null when the "
+        "data is too thin to name a leader (see `data_sufficiency`).",
     )
     win_shares = WinShareSerializer(
-        many=True, help_text="Across every candidate; with several types, read `by_type`."
+        many=True,
+        help_text="Across every candidate; with several types, read `by_type`. Empty when the "
+        "data is too thin.",
     )
+    data_sufficiency = SufficiencySerializer()
     agreement = AgreementSerializer()

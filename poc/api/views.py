@@ -60,6 +60,7 @@ from ..selectors import (
     results,
     scorecard,
 )
+from ..thin import thin_note
 from . import serializers as s
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -216,6 +217,8 @@ class PlanCaseListView(PocView):
                 metric_unit=values["metric_unit"],
                 metric_direction=values["metric_direction"],
                 metric_threshold=values["metric_threshold"],
+                metric_good=values["metric_good"],
+                metric_excellent=values["metric_excellent"],
             )
         case = plan_case_for(evaluation, case.pk)
         response = Response(self.out(s.PlanCaseSerializer, case), status=status.HTTP_201_CREATED)
@@ -355,7 +358,9 @@ def _overall(candidate_pk: int, overall: scoring.Overall) -> dict:
     }
 
 
-def _sensitivity(sens: scoring.Sensitivity) -> dict:
+def _sensitivity(sens: scoring.Sensitivity | None) -> dict | None:
+    if sens is None:
+        return None
     return {
         "leader": _ids(sens.leader),
         "total_weight": sens.total_weight,
@@ -376,7 +381,21 @@ def _sensitivity(sens: scoring.Sensitivity) -> dict:
 
 
 def _win_shares(wins) -> list[dict]:
-    return [{"candidate": int(key), "share": share} for key, share in wins.items()]
+    return [{"candidate": int(key), "share": share} for key, share in (wins or {}).items()]
+
+
+def _sufficiency(res, sufficiency: scoring.Sufficiency) -> dict:
+    names = {str(c.pk): c.name for c in res.card.candidates}
+    group_names = {b.plan_group.group.key: b.plan_group.group.name for b in res.card.groups}
+    return {
+        "enough": sufficiency.enough,
+        "minimum_completeness": sufficiency.minimum,
+        "thin": [
+            {"candidate": int(key), "completeness": share, "groups_without_score": list(groups)}
+            for key, share, groups in sufficiency.thin
+        ],
+        "note": thin_note(sufficiency, names, group_names),
+    }
 
 
 def _by_type(res) -> list[dict]:
@@ -392,6 +411,7 @@ def _by_type(res) -> list[dict]:
             ],
             "sensitivity": _sensitivity(t.sensitivity),
             "win_shares": _win_shares(t.wins),
+            "data_sufficiency": _sufficiency(res, t.sufficiency),
         }
         for t in res.by_type
     ]
@@ -407,7 +427,9 @@ class ResultsView(PocView):
         "candidates are ranked, led and tested for robustness only against candidates of "
         "their own solution type, the type chosen to carry the main responsibility first. "
         "Sensitivity: the smallest change of one group's weight that changes the leader. "
-        "Win shares: how often each candidate leads under random re-weightings. Agreement: "
+        "Win shares: how often each candidate leads under random re-weightings. Both name no "
+        "leader (null / empty) below 60 % of the weighted cells scored for any candidate or "
+        "when one has no score in a weighted group (`data_sufficiency`). Agreement: "
         "Krippendorff's alpha (null: not applicable).",
         responses={200: s.ResultsSerializer, **READ_ERRORS},
     )
@@ -428,6 +450,7 @@ class ResultsView(PocView):
             "by_type": _by_type(res),
             "sensitivity": _sensitivity(res.sensitivity),
             "win_shares": _win_shares(res.wins),
+            "data_sufficiency": _sufficiency(res, res.sufficiency),
             "agreement": {"overall": res.agreement, "by_group": res.agreement_by_group},
         }
         return Response(self.out(s.ResultsSerializer, body))

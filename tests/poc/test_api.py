@@ -635,11 +635,15 @@ def test_consensus_is_the_owners_with_a_reason_and_counts(evaluation, owner, peo
     profiles = {p["key"]: p for p in res["profiles"]}
     assert profiles["training_heavy"]["leaders"] == [slurm.pk]
     assert {f["candidate"] for f in profiles["balanced"]["fit"]} == {slurm.pk, poc["volcano"].pk}
-    sensitivity = res["sensitivity"]
-    assert sensitivity["leader"] == [slurm.pk]
-    assert set(sensitivity["by_group"]) == set(TestGroup.objects.values_list("key", flat=True))
-    shares = {w["candidate"]: w["share"] for w in res["win_shares"]}
-    assert shares == {slurm.pk: "1.000", poc["volcano"].pk: "0.000"}
+    # One scored cell is far too thin to name a leader: no sensitivity, no win shares (they
+    # used to name Slurm the leader in 100 % of the runs), and the reason instead.
+    assert res["sensitivity"] is None and res["win_shares"] == []
+    thin = res["data_sufficiency"]
+    assert thin["enough"] is False and thin["minimum_completeness"] == "0.600"
+    assert {t["candidate"] for t in thin["thin"]} == {slurm.pk, poc["volcano"].pk}
+    assert "Too few scores to name a leader" in thin["note"] and "Slurm" in thin["note"]
+    assert all(t["data_sufficiency"]["enough"] is False for t in res["by_type"])
+    assert all(t["sensitivity"] is None for t in res["by_type"])
     # Two reviewers 4 points apart on the only scored cell: no agreement beyond chance.
     assert res["agreement"]["overall"] == 0.0
     by_group = res["agreement"]["by_group"]

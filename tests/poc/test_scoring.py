@@ -350,9 +350,8 @@ def test_weight_sensitivity_group_at_zero_weight():
     assert result.leader == ("A",)
     assert result.by_group["g2"].change == D("0.00")
     assert result.by_group["g2"].new_leader == ("X",)
-    # lowering g1 to 0 leaves no candidate scored, the leader becomes ()
-    assert result.by_group["g1"].change == D("-1.00")
-    assert result.by_group["g1"].new_leader == ()
+    # lowering g1 to 0 leaves no candidate scored: nobody leads, which is no new leader
+    assert result.by_group["g1"] is None
 
 
 def _scan_first_flip(plan, cell_scores, candidates, group, step):

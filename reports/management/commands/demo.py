@@ -25,8 +25,9 @@ from evaluations.models import (
     FiveQuestion,
     MemberRole,
 )
+from poc import scoring as poc_scoring
 from poc import services as poc_services
-from poc.models import Outcome, Score, TestCase
+from poc.models import Direction, Outcome, Score, TestCase
 from poc.selectors import scorecard
 from responsibility import services as responsibility_services
 from responsibility.models import Area, Party
@@ -861,28 +862,27 @@ class Command(BaseCommand):
 
     @staticmethod
     def _measured(case, value: float, rng: random.Random) -> Decimal | None:
-        """A measurement consistent with the score's band (meets, near miss, clear miss)."""
-        threshold = float(case.metric_threshold)
-        lower = case.metric_direction == "lower"
-        if value >= 4:
-            band = Decimal("5")
-            if lower:
-                raw = threshold * rng.uniform(0.4, 0.95)
-            elif case.metric_unit == "%":
-                raw = threshold + (100 - threshold) * rng.uniform(0.1, 0.8)
-            else:
-                raw = threshold * rng.uniform(1.05, 1.6)
-        elif value >= 2.5:
-            band = Decimal("2.5")
-            raw = threshold * (rng.uniform(1.05, 1.2) if lower else rng.uniform(0.8, 0.95))
+        """A measurement in the rubric band of the score (poc.scoring.measured_bands), or None
+        when the metric has no such band (a zero threshold has only "meets" and "misses")."""
+        bands = poc_scoring.measured_bands(case.metric_direction, case.metric_threshold)
+        target = Decimal(min(5, int(value)))
+        limits = {score: limit for limit, score in bands.steps}
+        better = -1 if case.metric_direction == Direction.LOWER else 1
+        scale = abs(case.metric_threshold) or Decimal(50)
+        if target == 0:
+            worst = limits.get(Decimal(1), case.metric_threshold)
+            raw = float(worst) - better * float(scale) * rng.uniform(0.1, 1.0)
+        elif target in limits:
+            inner = float(limits[target])
+            outer = limits.get(target + 1)
+            outer = float(outer) if outer is not None else inner + better * float(scale) * 0.3
+            raw = inner + (outer - inner) * rng.uniform(0.1, 0.9)
         else:
-            band = Decimal("0")
-            if lower:
-                raw = threshold * rng.uniform(1.4, 2.5) if threshold else rng.uniform(40, 400)
-            else:
-                raw = threshold * rng.uniform(0.4, 0.7)
+            return None
+        if case.metric_unit == "%" and not 0 <= raw <= 100:
+            return None
         measured = _dec(round(raw, 1))
-        return measured if poc_services.measured_to_score(case, measured) == band else None
+        return measured if poc_services.measured_to_score(case, measured) == target else None
 
     @staticmethod
     def _note(case, candidate, value: float, measured: Decimal | None) -> str:
