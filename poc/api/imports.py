@@ -75,10 +75,6 @@ class ImportResultSerializer(serializers.Serializer):
     changes = ChangeSerializer(many=True)
 
 
-class ImportErrorSerializer(ImportResultSerializer):
-    file = serializers.ListField(child=serializers.CharField())
-
-
 class ImportRecordSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     file_name = serializers.CharField(source="original_name")
@@ -121,14 +117,13 @@ class ImportView(PocView):
         description="Every row is checked (candidate, case, metric, unit, number, date, "
         "duplicates, submitted cells) and saved as your own draft score through the same rules "
         "as a typed score. One bad row and nothing is saved: 400 with `errors` (row, column, "
-        "message). A dry run saves nothing and answers 200 with the changes; an applied import "
-        "answers 201 and keeps the file (SHA-256) as evidence of each score it set.",
+        "message) next to `file` (a summary) and the rest of the result. A dry run saves "
+        "nothing and answers 200 with the changes; an applied import answers 201 and keeps the file (SHA-256) as evidence of each score it set.",
         request={"multipart/form-data": ImportRequestSerializer},
         responses={
             200: ImportResultSerializer,
             201: ImportResultSerializer,
             **WRITE_ERRORS,
-            400: ImportErrorSerializer,
         },
     )
     def post(self, request, evaluation_pk):
@@ -155,7 +150,7 @@ class ImportView(PocView):
             summary = gettext("%(n)d row error(s): nothing was imported.") % {
                 "n": len(result.errors)
             }
-            body = self.out(ImportErrorSerializer, {"file": [summary], **body})
+            body = {"file": [summary], **self.out(ImportResultSerializer, body)}
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
         code = status.HTTP_201_CREATED if result.applied else status.HTTP_200_OK
         return Response(self.out(ImportResultSerializer, body), status=code)
