@@ -118,7 +118,8 @@ class ImportView(PocView):
         "duplicates, submitted cells) and saved as your own draft score through the same rules "
         "as a typed score. One bad row and nothing is saved: 400 with `errors` (row, column, "
         "message) next to `file` (a summary) and the rest of the result. A dry run saves "
-        "nothing and answers 200 with the changes; an applied import answers 201 and keeps the file (SHA-256) as evidence of each score it set.",
+        "nothing and answers 200 with the changes; an applied import answers 201 and keeps the "
+        "file (SHA-256) as evidence of each score it set.",
         request={"multipart/form-data": ImportRequestSerializer},
         responses={
             200: ImportResultSerializer,
