@@ -19,7 +19,7 @@ from django.views import View
 from common.views import ActionRouter, PageAction
 from evaluations.scoped import EvaluationMixin
 
-from . import imports, services
+from . import import_files, imports, services
 
 
 class ImportUploadForm(forms.Form):
@@ -31,7 +31,7 @@ class ImportApplyForm(forms.Form):
     SHA-256 must be the previewed one."""
 
     name = forms.CharField(max_length=200)
-    content = forms.CharField(max_length=imports.MAX_BYTES * 2, strip=False)
+    content = forms.CharField(max_length=import_files.MAX_BYTES * 2, strip=False)
     sha256 = forms.RegexField(regex=r"^[0-9a-f]{64}$")
     state = forms.RegexField(regex=r"^[0-9a-f]{32}$")
 
@@ -61,7 +61,7 @@ class ImportPage(EvaluationMixin, PageAction):
         return {
             "can_score": user.has_perm("poc.score", e),
             "imports": imports.my_imports(e, user)[:20],
-            "max_bytes": imports.MAX_BYTES,
+            "max_bytes": import_files.MAX_BYTES,
             "error": error,
             **extra,
         }
@@ -98,7 +98,7 @@ class ImportPreviewView(ImportPage, View):
         return super().refuse(form, status, error, **extra)
 
     def perform(self, form):
-        name, content = imports.read_upload(form.cleaned_data["file"])
+        name, content = import_files.read_upload(form.cleaned_data["file"])
         result = imports.run(
             user=self.request.user, evaluation=self.evaluation, name=name, content=content,
             apply=False,

@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from common.drf import MultiPartParser
 from common.http import READ_ERRORS, WRITE_ERRORS
 
-from .. import imports, services
+from .. import import_files, imports, services
 from .views import PocView
 
 
@@ -133,7 +133,7 @@ class ImportView(PocView):
         if refusal := services.upload_refusal(request):
             raise ValidationError({"file": refusal})
         values = self.parse(ImportRequestSerializer)
-        name, content = imports.read_upload(values["file"])
+        name, content = import_files.read_upload(values["file"])
         if "sha256" in values and values["sha256"] != hashlib.sha256(content).hexdigest():
             raise ValidationError(
                 {"sha256": gettext("This is not the file you previewed; upload that file.")}

@@ -19,7 +19,7 @@ from common import roles
 from common.exceptions import Conflict, Forbidden
 from evaluations import services as ev
 from evaluations.models import MemberRole
-from poc import imports, services
+from poc import import_files, imports, services
 from poc.models import Evidence, MeasurementImport, Score, TestGroup
 from tests.conftest import make_user
 from tests.factories import add_candidates, add_member
@@ -104,8 +104,8 @@ def test_files_refused_whole(poc, name, content, message):
 
 def test_too_large_and_too_many_rows(poc, settings):
     with pytest.raises(ValidationError, match="at most"):
-        run(poc, b"x" * (imports.MAX_BYTES + 1))
-    lines = [f"Slurm,preemption_latency,{i}" for i in range(imports.MAX_ROWS + 1)]
+        run(poc, b"x" * (import_files.MAX_BYTES + 1))
+    lines = [f"Slurm,preemption_latency,{i}" for i in range(import_files.MAX_ROWS + 1)]
     with pytest.raises(ValidationError, match="rows"):
         run(poc, csv_file(*lines))
 
