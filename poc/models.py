@@ -382,3 +382,33 @@ class Consensus(VersionedModel):
 
     def __str__(self) -> str:
         return f"{self.case} · {self.candidate}: {self.score}"
+
+
+class MeasurementImport(models.Model):
+    """A file of measured values a reviewer imported as their own draft scores: kept as it was
+    sent (SHA-256), with what each row set; the scores it set carry it as evidence too."""
+
+    evaluation = models.ForeignKey(
+        Evaluation, on_delete=models.CASCADE, related_name="measurement_imports"
+    )
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    file = models.FileField(upload_to="imports/%Y/%m/")
+    original_name = models.CharField(_("file name"), max_length=200)
+    content_type = models.CharField(_("type"), max_length=100)
+    size = models.PositiveIntegerField(_("size"))
+    sha256 = models.CharField(_("SHA-256"), max_length=64)
+    row_count = models.PositiveIntegerField(_("rows"))
+    rows = models.JSONField(_("rows imported"), default=list, blank=True)
+    scores = models.ManyToManyField(Score, blank=True, related_name="imports")
+    imported_at = models.DateTimeField(_("imported"), auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-imported_at", "-pk"]
+        verbose_name = _("measurement import")
+        verbose_name_plural = _("measurement imports")
+
+    def __str__(self) -> str:
+        return self.original_name

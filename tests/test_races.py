@@ -658,6 +658,9 @@ UNVERSIONED_PAGE_WRITES = {
     ("poc:verify_capability", ""): "adds the case that verifies a capability",
     ("poc:scorecard", ""): "submits my drafts",
     ("poc:evidence_upload", ""): "adds a file",
+    ("poc:imports", "preview"): "saves nothing (a dry run)",
+    ("poc:imports", "apply"): "checks the previewed versions of my scores (a fingerprint, not a "
+    "version field) and refuses the whole file when one changed",
     ("reports:report_list", ""): "requests a report",
 }
 

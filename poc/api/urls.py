@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import cells, views
+from . import cells, imports, views
 
 app_name = "poc-api"
 
@@ -30,5 +30,6 @@ urlpatterns = [
         cells.EvidenceDownloadView.as_view(),
         name="evidence_download",
     ),
+    path(POC + "imports/", imports.ImportView.as_view(), name="imports"),
     path(POC + "results/", views.ResultsView.as_view(), name="results"),
 ]

@@ -544,8 +544,8 @@ def page_verdict(response) -> tuple[str, str]:
     return "refused", f"{status}"
 
 
-def upload(name: str) -> SimpleUploadedFile:
-    return SimpleUploadedFile(name, b"measured 12 s\n", "text/plain")
+def upload(name: str, content: bytes | None = None) -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, content or b"measured 12 s\n", "text/plain")
 
 
 # Fields a form carries to route or guard the write, not input: sent as the page has them.
@@ -567,15 +567,19 @@ def fill(form: PageForm, overrides: dict) -> None:
             f.values = [overrides[f.short]]
 
 
-def run_page_form(client, form: PageForm, tally: Tally, fingerprint, before):
+def run_page_form(client, form: PageForm, tally: Tally, fingerprint, before, file=None):
+    """`file`: (name, content) of the valid file the form takes (World.upload_for)."""
     file_fields = {f.name for f in form.fields if f.kind == "file"}
+    base_name, content = file or ("run.txt", None)
 
     def send(data, file_name=None, file_field=None):
         def go():
             client.cookies.pop("messages", None)  # only this request's messages count
             if not file_fields:
                 return page_request(client, form, data)
-            files = {n: upload(file_name if n == file_field else "run.txt") for n in file_fields}
+            files = {
+                n: upload(file_name if n == file_field else base_name, content) for n in file_fields
+            }
             return client.post(form.path, {**_flat(data), **files}, **_htmx(form))
 
         return in_savepoint(go, fingerprint, before, lambda r: page_verdict(r)[0] != "accepted")
@@ -907,6 +911,14 @@ class World:
             }
         return {}
 
+    def upload_for(self, where: str) -> tuple[str, bytes] | None:
+        """The valid file a form or an API write takes, when "run.txt" is not one: a measurement
+        import (a page route or a schema path) takes a CSV of the reviewer's draft cell."""
+        if where == "poc:imports" or where.endswith("/poc/imports/"):
+            rows = f"candidate,case,value\n{self.volcano.pk},{self.measured.pk},12\n"
+            return "measurements.csv", rows.encode()
+        return None
+
     def overrides(self, op: ApiOp) -> dict:
         """Values a valid body needs that neither the schema nor the GET can give."""
         t, m = op.template, op.method
@@ -1026,10 +1038,10 @@ def base_body(api, world: World, op: ApiOp) -> tuple[dict, dict]:
     return body, files
 
 
-def api_request(api, op: ApiOp, body: dict, files: dict):
+def api_request(api, op: ApiOp, body: dict, files: dict, content: bytes | None = None):
     if op.multipart:
         data = {k: v for k, v in body.items()}
-        data.update({k: upload(name) for k, name in files.items()})
+        data.update({k: upload(name, content) for k, name in files.items()})
         return getattr(api, op.method)(op.path, data, format="multipart")
     return getattr(api, op.method)(op.path, json_body(body), content_type="application/json")
 
@@ -1062,12 +1074,14 @@ def same_field_as_english(name: str, properties: dict) -> bool:
 def run_api_op(client_for, world: World, op: ApiOp, tally: Tally, fingerprint, before):
     api = client_for(op)
     body, files = base_body(api, world, op)
+    name, content = world.upload_for(op.template) or ("run.txt", None)
+    files = {k: name for k in files}
 
     def refused(response):
         return api_verdict(response, "")[0] != "accepted"
 
     base, _changed = in_savepoint(
-        lambda: api_request(api, op, body, files), fingerprint, before, refused
+        lambda: api_request(api, op, body, files, content), fingerprint, before, refused
     )
     if isinstance(base, Exception) or base.status_code >= 300:
         tally.fail(op.label, "the valid body is refused", body, _describe(base))
@@ -1085,7 +1099,7 @@ def run_api_op(client_for, world: World, op: ApiOp, tally: Tally, fingerprint, b
                 this_files, this_body = files, {**body, name: sent}
 
             response, changed = in_savepoint(
-                lambda b=this_body, f=this_files: api_request(api, op, b, f),
+                lambda b=this_body, f=this_files: api_request(api, op, b, f, content),
                 fingerprint,
                 before,
                 refused,
@@ -1131,7 +1145,7 @@ def test_every_page_form_refuses_hostile_input(client, world, capsys):
     before = fingerprint()
     tally = Tally()
     for form in forms:
-        run_page_form(client, form, tally, fingerprint, before)
+        run_page_form(client, form, tally, fingerprint, before, world.upload_for(form.route))
     with capsys.disabled():
         print("\n" + tally.report("page forms"))
     assert not tally.failures, tally.report("page forms")
