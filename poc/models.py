@@ -320,3 +320,6 @@ class Consensus(VersionedModel):
 
     def __str__(self) -> str:
         return f"{self.case} · {self.candidate}: {self.score}"
+
+
+from .models_conflicts import ConflictDeclaration  # noqa: E402,F401  (declared conflicts)

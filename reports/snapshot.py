@@ -37,7 +37,7 @@ from evaluations.models import (
 from evaluations.reminders import reminders_for
 from evaluations.selectors import EvaluationData, evaluation_data
 from evaluations.stacks import stack_profile
-from poc.models import Direction, Evidence
+from poc.models import ConflictDeclaration, Direction, Evidence
 from poc.selectors import Results, results
 from responsibility import checks
 from responsibility.selectors import evaluation_costs, evaluation_matrices, parties_for
@@ -48,8 +48,9 @@ from .sections import ALL as ALL_SECTIONS
 # under costs.missing instead of being costed at zero; 4: hard constraints per candidate and the
 # scenario -> type -> tools chain; 5: POC scenario fit and robustness by solution type
 # (poc.scenario_fit.types, poc.robustness.types), never ranked across types; 6: stacks (a
-# candidate's layers; claims name the layer that provides them).
-SCHEMA_VERSION = 6
+# candidate's layers; claims name the layer that provides them); 7: declared conflicts of
+# interest and the owner's decisions on them (appendix.conflicts).
+SCHEMA_VERSION = 7
 HISTORY_LIMIT = 50
 SCORE_QUANTUM = Decimal("0.01")
 PERCENT_QUANTUM = Decimal("0.1")
@@ -786,6 +787,30 @@ def _evidence(evaluation: Evaluation) -> list[dict]:
     ]
 
 
+def _conflicts(evaluation: Evaluation) -> list[dict]:
+    """Every member's declared relationship with each candidate's vendor(s), and the owner's
+    decision on a declared conflict, by candidate then member."""
+    rows = ConflictDeclaration.objects.filter(evaluation=evaluation).select_related(
+        "member", "decided_by", "candidate__solution"
+    )
+    rows = sorted(rows, key=lambda d: (d.candidate.name, _person(d.member) or "", d.pk))
+    return [
+        {
+            "candidate": d.candidate.name,
+            "member": _person(d.member),
+            "vendors": d.vendors,
+            "has_conflict": d.has_conflict,
+            "description": d.description,
+            "declared_at": _iso_datetime(d.declared_at),
+            "allowed": d.allowed,
+            "allowance_reason": d.allowance_reason,
+            "decided_by": _person(d.decided_by),
+            "decided_at": _iso_datetime(d.decided_at),
+        }
+        for d in rows
+    ]
+
+
 def _history(evaluation: Evaluation) -> dict:
     timeline = history_timeline(evaluation)
     total = timeline.count()
@@ -874,6 +899,7 @@ def build_snapshot(
             "appendix": {
                 "test_cases": _test_cases(res),
                 "evidence": _evidence(evaluation),
+                "conflicts": _conflicts(evaluation),
                 "sources": sources,
                 "history": _history(evaluation),
             },

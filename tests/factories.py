@@ -170,6 +170,20 @@ def answer_all(candidate, user, *, assessment="yes", party="internal"):
     ]
 
 
+def declare_none(evaluation, *users):
+    """Each user declares no conflict of interest with any shortlisted candidate: what a member
+    does before their first score (poc.conflicts). Returns the declarations."""
+    from evaluations.models import CandidateStatus
+    from poc.conflicts import declaration_save
+
+    candidates = evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED)
+    return [
+        declaration_save(user=user, candidate=candidate, has_conflict=False, expected_version=None)
+        for user in users
+        for candidate in candidates.select_related("evaluation", "solution")
+    ]
+
+
 def submit_one_score(evaluation, owner, *, slug="slurm", score="4", username="colleague"):
     """A new reviewer scores and submits one cell of a fresh POC plan; returns (case, candidate)
     so tests can check what the other members may see of it."""
@@ -183,6 +197,7 @@ def submit_one_score(evaluation, owner, *, slug="slurm", score="4", username="co
     poc_services.plan_init(user=owner, evaluation=evaluation)
     case = evaluation.poc_cases.order_by("pk").first()
     candidate = evaluation.candidates.get(solution__slug=slug)
+    declare_none(evaluation, colleague)
     poc_services.score_save(
         user=colleague, case=case, candidate=candidate, score=score, expected_version=None
     )
@@ -255,6 +270,7 @@ def make_everything(owner, people, *, sealed=False):
         acceptance="Works as described.",
     )
     reviewer = people[MemberRole.REVIEWER]
+    declare_none(evaluation, owner, people[MemberRole.EDITOR], reviewer)
     score = poc.score_save(
         user=reviewer,
         case=measured,

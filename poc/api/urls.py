@@ -1,12 +1,13 @@
 from django.urls import path
 
-from . import cells, views
+from . import cells, conflicts, views
 
 app_name = "poc-api"
 
 POC = "evaluations/<int:evaluation_pk>/poc/"
 PLAN = POC + "plan/"
 CELL = POC + "cells/<int:case_pk>/<int:candidate_pk>/"
+COI = POC + "conflicts/"
 
 urlpatterns = [
     path("poc/groups/", views.GroupLibraryView.as_view(), name="group_library"),
@@ -29,6 +30,16 @@ urlpatterns = [
         POC + "evidence/<int:evidence_pk>/",
         cells.EvidenceDownloadView.as_view(),
         name="evidence_download",
+    ),
+    path(COI, conflicts.DeclarationsView.as_view(), name="conflicts"),
+    path(
+        COI + "candidates/<int:candidate_pk>/",
+        conflicts.MyDeclarationView.as_view(),
+        name="conflict_mine",
+    ),
+    path(COI + "<int:declaration_pk>/allow/", conflicts.AllowView.as_view(), name="conflict_allow"),
+    path(
+        COI + "<int:declaration_pk>/revoke/", conflicts.RevokeView.as_view(), name="conflict_revoke"
     ),
     path(POC + "results/", views.ResultsView.as_view(), name="results"),
 ]
