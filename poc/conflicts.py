@@ -125,6 +125,10 @@ def mark_candidates(candidates, evaluation: Evaluation, user) -> list[Candidate]
         declaration = mine.get(candidate.pk)
         candidate.declaration = declaration
         candidate.scoring_block = _message(candidate, candidate.vendors, declaration)
+        candidate.scoring_block_short = {
+            UNDECLARED: _("Declare your relationship with the vendor first."),
+            CONFLICT: _("Blocked: you declared a conflict of interest."),
+        }.get(block_of(declaration), "")
         if declaration is None:
             waiting.append(candidate)
     return waiting
