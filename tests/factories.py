@@ -171,16 +171,19 @@ def answer_all(candidate, user, *, assessment="yes", party="internal"):
 
 
 def declare_none(evaluation, *users):
-    """Each user declares no conflict of interest with any shortlisted candidate: what a member
-    does before their first score (poc.conflicts). Returns the declarations."""
+    """Each user declares no conflict of interest with every shortlisted candidate they have
+    not declared for yet: what a member does before their first score (poc.conflicts). Returns
+    the new declarations."""
     from evaluations.models import CandidateStatus
     from poc.conflicts import declaration_save
 
     candidates = evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED)
     return [
-        declaration_save(user=user, candidate=candidate, has_conflict=False, expected_version=None)
+        declaration_save(user=user, candidate=candidate, has_conflict=False, expected_version=0)
         for user in users
-        for candidate in candidates.select_related("evaluation", "solution")
+        for candidate in candidates.exclude(conflict_declarations__member=user).select_related(
+            "evaluation", "solution"
+        )
     ]
 
 
