@@ -219,7 +219,9 @@ def make_everything(owner, people, *, sealed=False):
     """An evaluation holding every kind of object a user can create, the odd ones included: an
     own party, a candidate with costs and a prefilled matrix, one with neither, an eliminated
     one; library cases, an own case with a metric and one without; a submitted score with
-    evidence, a draft score, a consensus, cells nobody scored. `sealed` marks it decided."""
+    evidence, a draft score, a consensus, cells nobody scored; every scoring member's declared
+    conflicts of interest (none, but the editor's with one candidate). `sealed` marks it
+    decided."""
     import datetime
     from decimal import Decimal
 
@@ -228,6 +230,7 @@ def make_everything(owner, people, *, sealed=False):
     from evaluations import services as ev
     from evaluations.models import MemberRole
     from poc import services as poc
+    from poc.conflicts import declaration_save as conflict_save
     from poc.models import TestGroup
     from responsibility import services as resp
 
@@ -274,6 +277,13 @@ def make_everything(owner, people, *, sealed=False):
     )
     reviewer = people[MemberRole.REVIEWER]
     declare_none(evaluation, owner, people[MemberRole.EDITOR], reviewer)
+    conflict_save(  # the editor has a conflict with one candidate (blocked: not allowed)
+        user=people[MemberRole.EDITOR],
+        candidate=evaluation.candidates.get(pk=volcano.pk),
+        has_conflict=True,
+        description="Former employee of the vendor.",
+        expected_version=1,
+    )
     score = poc.score_save(
         user=reviewer,
         case=measured,

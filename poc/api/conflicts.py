@@ -183,6 +183,18 @@ class DecisionBaseView(PocView):
         return with_etag(Response(self.out(DeclarationSerializer, row)), row.version)
 
 
+class DeclarationDetailView(DecisionBaseView):
+    serializer_class = DeclarationSerializer
+
+    @extend_schema(
+        summary="One declaration (yours; any member's for the owner and viewers)",
+        description="ETag: its version, for the owner's allow and revoke.",
+        responses={200: DeclarationSerializer, **READ_ERRORS},
+    )
+    def get(self, request, evaluation_pk, declaration_pk):
+        return self.respond(self.declaration())
+
+
 class AllowView(DecisionBaseView):
     serializer_class = AllowanceWriteSerializer
 

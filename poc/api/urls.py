@@ -37,6 +37,11 @@ urlpatterns = [
         conflicts.MyDeclarationView.as_view(),
         name="conflict_mine",
     ),
+    path(
+        COI + "<int:declaration_pk>/",
+        conflicts.DeclarationDetailView.as_view(),
+        name="conflict_detail",
+    ),
     path(COI + "<int:declaration_pk>/allow/", conflicts.AllowView.as_view(), name="conflict_allow"),
     path(
         COI + "<int:declaration_pk>/revoke/", conflicts.RevokeView.as_view(), name="conflict_revoke"
