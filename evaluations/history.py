@@ -42,6 +42,23 @@ HIDDEN_FIELDS = {
 ACTIONS = {"+": "created", "~": "changed", "-": "deleted"}
 
 
+@dataclass(frozen=True)
+class ExtraSource:
+    """Another app's history rows that belong to an evaluation's timeline (registered in the
+    app's ready()): `rows(evaluation)` gives its history queryset, `describe(record)` names it."""
+
+    rows: object
+    describe: object
+    related: tuple[str, ...] = ()
+
+
+EXTRA_SOURCES: dict[str, ExtraSource] = {}
+
+
+def register_source(kind: str, source: ExtraSource) -> None:
+    EXTRA_SOURCES[kind] = source
+
+
 def action_label(action: str) -> str:
     return {
         "created": pgettext("history action", "created"),
@@ -91,6 +108,7 @@ def _sources(evaluation: Evaluation) -> dict[str, tuple[QuerySet, tuple[str, ...
             ("candidate__solution", "question"),
         ),
         "decision": (Decision.history.filter(evaluation_id=pk), ()),
+        **{kind: (x.rows(evaluation), x.related) for kind, x in EXTRA_SOURCES.items()},
     }
 
 
@@ -119,6 +137,8 @@ def _describe(kind: str, record) -> str:
         who = record.candidate.name if record.candidate else f"#{record.candidate_id}"
         what = record.question.text if record.question else f"#{record.question_id}"
         return f"{who} — {what}"
+    if kind in EXTRA_SOURCES:
+        return EXTRA_SOURCES[kind].describe(record)
     return _("Decision record")
 
 
@@ -166,14 +186,14 @@ def _raw_changes(record, previous) -> list[tuple[str, object, object]]:
         return []
     if previous is None:
         # A new row: its initial values (m2m links are usually set by a following record).
-        names = [
-            f.name for f in record.tracked_fields if f.editable and f.name not in HIDDEN_FIELDS
-        ]
+        hidden = HIDDEN_FIELDS | set(getattr(record.instance_type, "history_hidden_fields", ()))
+        names = [f.name for f in record.tracked_fields if f.editable and f.name not in hidden]
         values = model_to_dict(record, fields=names)
         changes = [(name, None, value) for name, value in values.items()]
         return [c for c in changes if c[2] not in (None, "", False, [])]
     m2m = set(record.links)
-    delta = record.diff_against(previous, excluded_fields=HIDDEN_FIELDS | m2m)
+    hidden = HIDDEN_FIELDS | set(getattr(record.instance_type, "history_hidden_fields", ()))
+    delta = record.diff_against(previous, excluded_fields=hidden | m2m)
     changes = [(c.field, c.old, c.new) for c in delta.changes]
     changes += [
         (name, previous.links[name], record.links[name])

@@ -15,3 +15,6 @@ class PocConfig(AppConfig):
 
         register("poc", poc_load_seed)
         register_tab(Tab("poc", _("POC"), "poc:scorecard"))
+        from .conflicts import register_history
+
+        register_history()

@@ -412,3 +412,6 @@ class MeasurementImport(models.Model):
 
     def __str__(self) -> str:
         return self.original_name
+
+
+from .models_conflicts import ConflictDeclaration  # noqa: E402,F401  (declared conflicts)

@@ -27,9 +27,13 @@ def sees_all_scores(user, evaluation) -> bool:
 rules.add_perm("poc.change_plan", is_editor & is_open)
 rules.add_perm("poc.score", can_score & is_open)
 rules.add_perm("poc.record_consensus", is_owner & is_open)
+# Declared conflicts of interest (poc/conflicts.py): whoever scores declares; the owner decides.
+rules.add_perm("poc.declare_conflict", can_score & is_open)
+rules.add_perm("poc.decide_conflict", is_owner & is_open)
 # Once the evaluation is sealed (decided or archived) nobody can score any more, so blindness
 # has nothing left to protect: every member sees every score, and the final report opens to all.
 rules.add_perm("poc.see_all_scores", sees_all_scores | (is_member & ~is_open))
+rules.add_perm("poc.see_all_declarations", sees_all_scores | (is_member & ~is_open))
 
 for model in ("testgroup", "testcase", "scenarioprofile", "profileweight"):
     rules.add_perm(f"poc.view_{model}", rules.is_authenticated)

@@ -27,6 +27,7 @@ from common.seeding import texts
 from evaluations.models import Candidate, CandidateStatus, Evaluation
 
 from . import scoring
+from .conflicts import require_clear
 from .models import (
     Consensus,
     Direction,
@@ -397,6 +398,7 @@ def score_save(
     """Save my score for one cell (a draft until submitted; submitted scores are final)."""
     _require(user, "poc.score", case.evaluation)
     _check_cell(case, candidate)
+    require_clear(user, candidate)  # a declared conflict of interest, or none declared yet
     errors = {}
     value = _decimal(score, "score")
     measured = _decimal(measured_value, "measured_value")
@@ -440,6 +442,10 @@ def scores_submit(*, user, evaluation: Evaluation, candidate: Candidate | None =
     )
     if candidate is not None:
         drafts = drafts.filter(candidate=candidate)
+    for blocked in Candidate.objects.filter(pk__in=drafts.values("candidate")).select_related(
+        "solution"
+    ):
+        require_clear(user, blocked)  # a conflict declared since the draft was saved
     count = 0
     for row in drafts.select_for_update():
         row.submitted_at = timezone.now()
@@ -549,6 +555,7 @@ def evidence_add(*, user, score: Score, upload) -> Evidence:
     _require(user, "poc.score", score.case.evaluation)
     if score.reviewer_id != user.pk:
         raise Forbidden(_("You can attach evidence to your own scores only."))
+    require_clear(user, score.candidate)
     name = _clean_name(upload.name)
     if upload.size > settings.EVIDENCE_MAX_BYTES:
         raise ValidationError({"file": too_large_message(upload.size)})

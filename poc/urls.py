@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_imports
+from . import views, views_conflicts, views_imports
 
 app_name = "poc"
 
@@ -9,6 +9,11 @@ urlpatterns = [
     path("<int:pk>/poc/plan/", views.PlanView.as_view(), name="plan"),
     path("<int:pk>/poc/verify/", views.PlanVerifyView.as_view(), name="verify_capability"),
     path("<int:pk>/poc/import/", views_imports.ImportView.as_view(), name="imports"),
+    path(
+        "<int:pk>/poc/conflicts/",
+        views_conflicts.ConflictsView.as_view(),
+        name="conflicts",
+    ),
     path("<int:pk>/poc/results/", views.ResultsView.as_view(), name="results"),
     path("<int:pk>/poc/scorecard.xlsx", views.ExportView.as_view(), name="export"),
     path("<int:pk>/poc/cells/<int:case_id>/<int:cid>/", views.CellView.as_view(), name="cell"),

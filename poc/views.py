@@ -21,7 +21,7 @@ from evaluations.models import CandidateStatus
 from evaluations.scoped import EvaluationMixin
 from evaluations.selectors import candidate_get
 
-from . import services
+from . import conflicts, services
 from .export import scorecard_workbook
 from .forms import (
     ConsensusForm,
@@ -213,8 +213,12 @@ class ScorecardView(EvaluationMixin, PageAction, View):
 
     def context(self, form=None, error=None, **extra):
         card = scorecard(self.evaluation, self.request.user)
+        can_score = self.request.user.has_perm("poc.score", self.evaluation)
+        # Declared conflicts of interest: cells of a candidate I may not score say why.
+        waiting = conflicts.mark_candidates(card.candidates, self.evaluation, self.request.user)
         return {
             "card": card,
+            "declare_first": waiting if can_score else [],
             "totals": [(c, card.overall(c)) for c in card.candidates],
             "can_score": self.request.user.has_perm("poc.score", self.evaluation),
             "can_consensus": self.request.user.has_perm("poc.record_consensus", self.evaluation),
@@ -274,6 +278,7 @@ class CellView(CellMixin, EvaluationMixin, PageAction, View):
     def context(self, form=None, error=None, **extra):
         case, candidate = self.cell_target
         card = scorecard(self.evaluation, self.request.user)
+        conflicts.mark_candidates(card.candidates, self.evaluation, self.request.user)
         cell = next(
             c for c in card.cells() if c.case.pk == case.pk and c.candidate.pk == candidate.pk
         )

@@ -39,7 +39,7 @@ from evaluations.reminders import reminders_for
 from evaluations.selectors import EvaluationData, evaluation_data
 from evaluations.stacks import stack_profile
 from poc.gate import decided_despite
-from poc.models import Direction, Evidence
+from poc.models import ConflictDeclaration, Direction, Evidence
 from poc.rubric import bands_text
 from poc.selectors import Results, results
 from poc.thin import thin_note
@@ -56,8 +56,9 @@ from .sections import ALL as ALL_SECTIONS
 # question's scale (scale, parties and party_names, budget and budget_label, answer_label in
 # place of who and who_label); 8: POC metrics carry their rubric bands (metric.bands),
 # robustness says `thin` instead of naming a leader on thin data, and the decided status
-# change records why open POC cells were accepted (decided_despite).
-SCHEMA_VERSION = 8
+# change records why open POC cells were accepted (decided_despite); 9: declared conflicts of
+# interest and the owner's decisions on them (appendix.conflicts).
+SCHEMA_VERSION = 9
 HISTORY_LIMIT = 50
 SCORE_QUANTUM = Decimal("0.01")
 PERCENT_QUANTUM = Decimal("0.1")
@@ -821,6 +822,30 @@ def _evidence(evaluation: Evaluation) -> list[dict]:
     ]
 
 
+def _conflicts(evaluation: Evaluation) -> list[dict]:
+    """Every member's declared relationship with each candidate's vendor(s), and the owner's
+    decision on a declared conflict, by candidate then member."""
+    rows = ConflictDeclaration.objects.filter(evaluation=evaluation).select_related(
+        "member", "decided_by", "candidate__solution"
+    )
+    rows = sorted(rows, key=lambda d: (d.candidate.name, _person(d.member) or "", d.pk))
+    return [
+        {
+            "candidate": d.candidate.name,
+            "member": _person(d.member),
+            "vendors": d.vendors,
+            "has_conflict": d.has_conflict,
+            "description": d.description,
+            "declared_at": _iso_datetime(d.declared_at),
+            "allowed": d.allowed,
+            "allowance_reason": d.allowance_reason,
+            "decided_by": _person(d.decided_by),
+            "decided_at": _iso_datetime(d.decided_at),
+        }
+        for d in rows
+    ]
+
+
 def _history(evaluation: Evaluation) -> dict:
     timeline = history_timeline(evaluation)
     total = timeline.count()
@@ -911,6 +936,7 @@ def build_snapshot(
             "appendix": {
                 "test_cases": _test_cases(res),
                 "evidence": _evidence(evaluation),
+                "conflicts": _conflicts(evaluation),
                 "sources": sources,
                 "history": _history(evaluation),
             },

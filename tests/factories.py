@@ -171,6 +171,23 @@ def answer_all(candidate, user, *, assessment="yes", party="internal", budget="p
     ]
 
 
+def declare_none(evaluation, *users):
+    """Each user declares no conflict of interest with every shortlisted candidate they have
+    not declared for yet: what a member does before their first score (poc.conflicts). Returns
+    the new declarations."""
+    from evaluations.models import CandidateStatus
+    from poc.conflicts import declaration_save
+
+    candidates = evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED)
+    return [
+        declaration_save(user=user, candidate=candidate, has_conflict=False, expected_version=0)
+        for user in users
+        for candidate in candidates.exclude(conflict_declarations__member=user).select_related(
+            "evaluation", "solution"
+        )
+    ]
+
+
 def submit_one_score(evaluation, owner, *, slug="slurm", score="4", username="colleague"):
     """A new reviewer scores and submits one cell of a fresh POC plan; returns (case, candidate)
     so tests can check what the other members may see of it."""
@@ -184,6 +201,7 @@ def submit_one_score(evaluation, owner, *, slug="slurm", score="4", username="co
     poc_services.plan_init(user=owner, evaluation=evaluation)
     case = evaluation.poc_cases.order_by("pk").first()
     candidate = evaluation.candidates.get(solution__slug=slug)
+    declare_none(evaluation, colleague)
     poc_services.score_save(
         user=colleague, case=case, candidate=candidate, score=score, expected_version=None
     )
@@ -202,7 +220,9 @@ def make_everything(owner, people, *, sealed=False):
     """An evaluation holding every kind of object a user can create, the odd ones included: an
     own party, a candidate with costs and a prefilled matrix, one with neither, an eliminated
     one; library cases, an own case with a metric and one without; a submitted score with
-    evidence, a draft score, a consensus, cells nobody scored. `sealed` marks it decided."""
+    evidence, a draft score, a consensus, cells nobody scored; every scoring member's declared
+    conflicts of interest (none, but the editor's with one candidate). `sealed` marks it
+    decided."""
     import datetime
     from decimal import Decimal
 
@@ -211,6 +231,7 @@ def make_everything(owner, people, *, sealed=False):
     from evaluations import services as ev
     from evaluations.models import MemberRole
     from poc import services as poc
+    from poc.conflicts import declaration_save as conflict_save
     from poc.models import TestGroup
     from responsibility import services as resp
 
@@ -256,6 +277,14 @@ def make_everything(owner, people, *, sealed=False):
         acceptance="Works as described.",
     )
     reviewer = people[MemberRole.REVIEWER]
+    declare_none(evaluation, owner, people[MemberRole.EDITOR], reviewer)
+    conflict_save(  # the editor has a conflict with one candidate (blocked: not allowed)
+        user=people[MemberRole.EDITOR],
+        candidate=evaluation.candidates.get(pk=volcano.pk),
+        has_conflict=True,
+        description="Former employee of the vendor.",
+        expected_version=1,
+    )
     score = poc.score_save(
         user=reviewer,
         case=measured,

@@ -49,7 +49,7 @@ from catalog.models import (
     Source,
 )
 from evaluations.models import Constraint, ContextQuestion, FiveQuestion
-from poc.models import Evidence
+from poc.models import ConflictDeclaration, Evidence
 from reports import services as report_services
 from responsibility.selectors import active_areas, parties_for
 from tests.factories import (
@@ -119,6 +119,11 @@ def known_values(evaluation, empty, run) -> dict:
         "case_pk": keys(evaluation.poc_cases.order_by("-pk"), "pk", 3),
         "group_key": keys(evaluation.poc_groups, "group__key"),
         "evidence_pk": keys(Evidence.objects.filter(score__case__evaluation=evaluation), "pk"),
+        # The editor's declared conflict (the owner may allow it) and the owner's own none.
+        "declaration_pk": keys(
+            ConflictDeclaration.objects.filter(evaluation=evaluation).order_by("-has_conflict"),
+            "pk",
+        ),
         "run_pk": [run.pk],
         "solution-types/slug": [*keys(SolutionType.objects, n=1), SolutionTypeFactory().slug],
         "scenarios/slug": keys(Scenario.objects),

@@ -52,7 +52,8 @@ from evaluations.models import (
     QuestionAnswer,
 )
 from poc import forms as poc_forms
-from poc.models import Consensus, PlanCase, PlanGroup, Score
+from poc import forms_conflicts as coi_forms
+from poc.models import ConflictDeclaration, Consensus, PlanCase, PlanGroup, Score
 from responsibility import forms as resp_forms
 from responsibility.models import Area, AreaRow, Cell, CostInput, CostSettings, Party
 from tests.conftest import IN_CI
@@ -80,6 +81,7 @@ class World:
     group: PlanGroup
     areas: list[Area]
     party: Party
+    conflict: ConflictDeclaration  # the editor's declared conflict with Volcano
 
     @classmethod
     def of(cls, evaluation, people) -> World:
@@ -96,6 +98,9 @@ class World:
             group=evaluation.poc_groups.select_related("group").first(),
             areas=list(Area.objects.filter(is_active=True).order_by("group__order", "order")),
             party=Party.objects.filter(evaluation=None).order_by("order").first(),
+            conflict=ConflictDeclaration.objects.get(
+                candidate=candidates["volcano"], member=people[MemberRole.EDITOR]
+            ),
         )
 
     def url(self, name, **kwargs) -> str:
@@ -386,6 +391,48 @@ def page_consensus(w: World) -> Shot:
     )
 
 
+def page_declare(w: World) -> Shot:  # the owner's own declaration (one per member)
+    return Shot(
+        path=w.url("poc:conflicts"),
+        row=by(ConflictDeclaration, candidate=w.volcano, member=w.owner),
+        send=lambda n, v: {
+            "action": "declare",
+            "candidate": w.volcano.pk,
+            "has_conflict": "yes",
+            "description": f"#{n}",
+            "version": v,
+        },
+        saved=lambda d: d.description,
+        sent=lambda n: f"#{n}",
+        won=302,
+        owner_only=True,
+    )
+
+
+def page_allow(w: World) -> Shot:
+    return Shot(
+        path=w.url("poc:conflicts"),
+        row=by_pk(ConflictDeclaration, w.conflict.pk),
+        send=lambda n, v: {"action": "allow", "id": w.conflict.pk, "reason": f"#{n}", "version": v},
+        saved=lambda d: d.allowance_reason,
+        sent=lambda n: f"#{n}",
+        won=302,
+        owner_only=True,
+    )
+
+
+def page_revoke(w: World) -> Shot:  # the allowance the race above granted
+    return Shot(
+        path=w.url("poc:conflicts"),
+        row=by_pk(ConflictDeclaration, w.conflict.pk),
+        send=lambda n, v: {"action": "revoke", "id": w.conflict.pk, "version": v},
+        saved=lambda d: (d.allowed, d.allowance_reason),
+        sent=lambda n: (False, ""),
+        won=302,
+        owner_only=True,
+    )
+
+
 # API ------------------------------------------------------------------------------------------
 
 
@@ -577,6 +624,42 @@ def api_consensus(w: World) -> Shot:
     )
 
 
+def api_declare(w: World) -> Shot:  # the owner's declaration the page race changed
+    return Shot(
+        path=w.url("poc-api:conflict_mine", candidate_pk=w.volcano.pk),
+        row=by(ConflictDeclaration, candidate=w.volcano, member=w.owner),
+        send=lambda n, v: {"has_conflict": True, "description": f"API #{n}"},
+        saved=lambda d: d.description,
+        sent=lambda n: f"API #{n}",
+        won=200,
+        owner_only=True,
+    )
+
+
+def api_allow(w: World) -> Shot:  # the page race revoked it
+    return Shot(
+        path=w.url("poc-api:conflict_allow", declaration_pk=w.conflict.pk),
+        row=by_pk(ConflictDeclaration, w.conflict.pk),
+        send=lambda n, v: {"reason": f"API #{n}"},
+        saved=lambda d: d.allowance_reason,
+        sent=lambda n: f"API #{n}",
+        won=200,
+        owner_only=True,
+    )
+
+
+def api_revoke(w: World) -> Shot:
+    return Shot(
+        path=w.url("poc-api:conflict_revoke", declaration_pk=w.conflict.pk),
+        row=by_pk(ConflictDeclaration, w.conflict.pk),
+        send=lambda n, v: {},
+        saved=lambda d: d.allowed,
+        sent=lambda n: False,
+        won=200,
+        owner_only=True,
+    )
+
+
 # In this order: some races start from the state an earlier one left (the cloud candidate is
 # restored, eliminated, restored and eliminated again; the API updates rows the pages created).
 RACES = [
@@ -619,6 +702,9 @@ RACES = [
     Race("page", "poc:plan", "group_weight", page_group_weight, poc_forms.WeightForm),
     Race("page", "poc:cell", "", page_score, poc_forms.ScoreForm),
     Race("page", "poc:cell", "", page_consensus, poc_forms.ConsensusForm),
+    Race("page", "poc:conflicts", "declare", page_declare, coi_forms.DeclarationForm),
+    Race("page", "poc:conflicts", "allow", page_allow, coi_forms.AllowanceForm),
+    Race("page", "poc:conflicts", "revoke", page_revoke, coi_forms.RevokeForm),
     Race("api", "evaluations-api:evaluation_detail", "PATCH", api_evaluation),
     Race("api", "evaluations-api:type_step", "PUT", api_main_type),
     Race("api", "evaluations-api:context_answer", "PUT", api_context_answer),
@@ -634,6 +720,9 @@ RACES = [
     Race("api", "poc-api:plan_group", "PATCH", api_plan_group),
     Race("api", "poc-api:score", "PUT", api_score),
     Race("api", "poc-api:consensus", "PUT", api_consensus),
+    Race("api", "poc-api:conflict_mine", "PUT", api_declare),
+    Race("api", "poc-api:conflict_allow", "POST", api_allow),
+    Race("api", "poc-api:conflict_revoke", "POST", api_revoke),
 ]
 
 # Page writes that name no version, and why: a race on them has no version to be stale.

@@ -1,12 +1,13 @@
 from django.urls import path
 
-from . import cells, imports, views
+from . import cells, conflicts, imports, views
 
 app_name = "poc-api"
 
 POC = "evaluations/<int:evaluation_pk>/poc/"
 PLAN = POC + "plan/"
 CELL = POC + "cells/<int:case_pk>/<int:candidate_pk>/"
+COI = POC + "conflicts/"
 
 urlpatterns = [
     path("poc/groups/", views.GroupLibraryView.as_view(), name="group_library"),
@@ -31,5 +32,20 @@ urlpatterns = [
         name="evidence_download",
     ),
     path(POC + "imports/", imports.ImportView.as_view(), name="imports"),
+    path(COI, conflicts.DeclarationsView.as_view(), name="conflicts"),
+    path(
+        COI + "candidates/<int:candidate_pk>/",
+        conflicts.MyDeclarationView.as_view(),
+        name="conflict_mine",
+    ),
+    path(
+        COI + "<int:declaration_pk>/",
+        conflicts.DeclarationDetailView.as_view(),
+        name="conflict_detail",
+    ),
+    path(COI + "<int:declaration_pk>/allow/", conflicts.AllowView.as_view(), name="conflict_allow"),
+    path(
+        COI + "<int:declaration_pk>/revoke/", conflicts.RevokeView.as_view(), name="conflict_revoke"
+    ),
     path(POC + "results/", views.ResultsView.as_view(), name="results"),
 ]

@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('evaluations', '0007_requirements_are_context_answers'),
-        ('poc', '0005_score_bands'),
+        ('poc', '0006_conflicts'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -35,6 +35,7 @@ def pages_to_visit(evaluation):
         ("poc-plan", f"{base}/poc/plan/"),
         ("scorecard", f"{base}/poc/"),
         ("results", f"{base}/poc/results/"),
+        ("poc-conflicts", f"{base}/poc/conflicts/"),
         ("reports", f"{base}/reports/"),
         ("catalog", "/catalog/"),
         ("catalog-detail", "/catalog/slurm/"),

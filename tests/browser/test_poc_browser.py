@@ -6,7 +6,7 @@ from common import roles
 from evaluations.models import MemberRole
 from poc import services
 from tests.conftest import make_user
-from tests.factories import PASSWORD, add_candidates, add_member, make_evaluation
+from tests.factories import PASSWORD, add_candidates, add_member, declare_none, make_evaluation
 
 pytestmark = pytest.mark.browser
 
@@ -18,7 +18,9 @@ def test_blind_scores_disagreement_and_consensus(seeded, live_server, browser):
     services.plan_init(user=owner, evaluation=evaluation)
     case = evaluation.poc_cases.get(source_case__key="gang_under_contention")
     for name in ("ana", "ben"):
-        add_member(evaluation, make_user(roles.REVIEWER, username=name), MemberRole.REVIEWER)
+        user = make_user(roles.REVIEWER, username=name)
+        add_member(evaluation, user, MemberRole.REVIEWER)
+        declare_none(evaluation, user)
     scorecard = f"{live_server.url}/evaluations/{evaluation.pk}/poc/"
     cell_id = f"cell-{case.pk}-slurm"
 

@@ -833,6 +833,25 @@ class World:
         ).update(level="none")
         type(e).objects.filter(pk=e.pk).update(localisation_required=True)
         e.refresh_from_db()
+        # Declared conflicts of interest: the editor's with Volcano blocks (make_everything); the
+        # reviewer's with Volcano is allowed, so the owner's "revoke" shows too.
+        from poc import conflicts
+        from poc.models import ConflictDeclaration
+
+        self.blocked = ConflictDeclaration.objects.get(
+            candidate=self.volcano, member=people[MemberRole.EDITOR]
+        )
+        self.volcano.evaluation = e
+        allowed = conflicts.declaration_save(
+            user=people[MemberRole.REVIEWER],
+            candidate=self.volcano,
+            has_conflict=True,
+            description="Holds shares in the vendor.",
+            expected_version=None,
+        )
+        self.allowed = conflicts.allowance_grant(
+            user=owner, declaration=allowed, reason="A small holding.", expected_version=None
+        )
         # One library case out of the plan, so the "add from the library" form has a choice.
         poc_services.plan_case_remove(
             user=owner, case=e.poc_cases.filter(source_case__isnull=False).order_by("-pk")[0]
@@ -863,6 +882,8 @@ class World:
             ("key", "sources"): self.source.key,
             ("key", "shortlist-rules"): self.rule.key,
         }
+        if name == "declaration_pk":
+            return (self.allowed if template.endswith("/revoke/") else self.blocked).pk
         if (name, before) in simple:
             return simple[(name, before)]
         if (name, None) in simple:
@@ -964,6 +985,10 @@ class World:
             }
         if t.endswith("/answers/{question_key}/"):
             return {"parties": ["internal"]}  # the first question asks who
+        if "/conflicts/candidates/" in t:
+            return {"has_conflict": True, "description": "Former reseller agreement."}
+        if t.endswith("/allow/"):
+            return {"reason": "Public facts only."}
         if t.endswith("/consensus/"):
             return {"score": "2", "reason": "Agreed."}
         if t.endswith("/score/"):

@@ -23,7 +23,14 @@ from evaluations.services import candidate_add
 from poc import services
 from poc.models import Consensus, Evidence, PlanCase, PlanGroup, Score, TestCase, TestGroup
 from tests.conftest import make_user
-from tests.factories import SolutionFactory, add_candidates, add_member, make_evaluation, unused_pk
+from tests.factories import (
+    SolutionFactory,
+    add_candidates,
+    add_member,
+    declare_none,
+    make_evaluation,
+    unused_pk,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -52,6 +59,7 @@ def poc(evaluation, owner, people):
     services.plan_init(user=owner, evaluation=evaluation)
     second = make_user(roles.REVIEWER, username="rev2")
     add_member(evaluation, second, MemberRole.REVIEWER)
+    declare_none(evaluation, owner, people[MemberRole.EDITOR], people[MemberRole.REVIEWER], second)
     return {
         "slurm": slurm,
         "volcano": volcano,
@@ -712,6 +720,7 @@ def test_queries_do_not_grow_with_candidates_cases_or_reviewers(evaluation, owne
     r1 = people[MemberRole.REVIEWER]
     viewer = people[MemberRole.VIEWER]
     (slurm,) = add_candidates(evaluation, owner, "slurm")
+    declare_none(evaluation, r1)
     first = services.plan_case_add_library(
         user=owner, evaluation=evaluation, case=TestCase.objects.get(key="gang_under_contention")
     )

@@ -9,7 +9,7 @@ from common import roles
 from evaluations.models import MemberRole
 from poc import services
 from tests.conftest import make_user
-from tests.factories import add_candidates, add_member
+from tests.factories import add_candidates, add_member, declare_none
 
 pytestmark = pytest.mark.django_db
 
@@ -24,6 +24,7 @@ def split(evaluation, owner, people):
     first, second = evaluation.poc_cases.order_by("pk")[:2]
     scorers = [people[MemberRole.REVIEWER], make_user(roles.REVIEWER, username="rev2")]
     add_member(evaluation, scorers[1], MemberRole.REVIEWER)
+    declare_none(evaluation, owner, people[MemberRole.EDITOR], *scorers)
     for scorer, value in zip(scorers, ("0.5", "5"), strict=True):
         for case in (first, second):
             services.score_save(

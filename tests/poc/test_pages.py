@@ -11,7 +11,7 @@ from evaluations.models import MemberRole
 from poc import services
 from poc.models import Score
 from tests.conftest import make_user
-from tests.factories import add_candidates, add_member
+from tests.factories import add_candidates, add_member, declare_none
 
 pytestmark = pytest.mark.django_db
 
@@ -21,9 +21,11 @@ def url(name, evaluation, **kw):
 
 
 @pytest.fixture
-def plan(evaluation, owner):
+def plan(evaluation, owner, people):
     candidates = add_candidates(evaluation, owner, "slurm", "volcano", "runai")
     services.plan_init(user=owner, evaluation=evaluation)
+    members = evaluation.memberships.exclude(role="viewer").select_related("user")
+    declare_none(evaluation, *[m.user for m in members])
     return candidates
 
 
@@ -78,6 +80,7 @@ def test_inline_score_blind_then_visible(client, evaluation, plan, people):
     r1 = people[MemberRole.REVIEWER]
     r2 = make_user(roles.REVIEWER, username="rev2")
     add_member(evaluation, r2, MemberRole.REVIEWER)
+    declare_none(evaluation, r2)
     client.force_login(r1)
     saved = client.post(
         cell,

@@ -16,7 +16,7 @@ from poc import scoring, services
 from poc.selectors import results
 from reports.render import report_html
 from reports.snapshot import build_snapshot
-from tests.factories import add_candidates
+from tests.factories import add_candidates, declare_none
 
 D = Decimal
 
@@ -53,6 +53,7 @@ def scored(evaluation, owner, people):
     candidates = add_candidates(evaluation, owner, "slurm", "volcano", "runai")
     services.plan_init(user=owner, evaluation=evaluation)
     reviewer = people[MemberRole.REVIEWER]
+    declare_none(evaluation, owner, reviewer)
     for case in evaluation.poc_cases.all():
         for c in candidates:
             services.score_save(

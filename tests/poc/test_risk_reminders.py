@@ -21,7 +21,13 @@ from poc import services
 from poc.models import TestCase, TestGroup
 from poc.reminders import ABNORMAL_MIN_SHARE
 from tests.conftest import make_user
-from tests.factories import add_candidates, add_member, make_evaluation, make_everything
+from tests.factories import (
+    add_candidates,
+    add_member,
+    declare_none,
+    make_evaluation,
+    make_everything,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -44,6 +50,7 @@ def world(evaluation, owner, people):
     small_plan(evaluation, owner)
     second = make_user(roles.REVIEWER, username="rev2")
     add_member(evaluation, second, MemberRole.REVIEWER)
+    declare_none(evaluation, owner, people[MemberRole.EDITOR], people[MemberRole.REVIEWER], second)
     return {
         "evaluation": evaluation,
         "owner": owner,
@@ -289,6 +296,7 @@ def test_list_pages_stay_at_a_fixed_number_of_queries(client, owner, people):
             add_member(evaluation, reviewer, MemberRole.REVIEWER)
             slurm, _volcano = add_candidates(evaluation, owner, "slurm", "volcano")
             small_plan(evaluation, owner)
+            declare_none(evaluation, reviewer)
             case = evaluation.poc_cases.filter(group__key="batch_training").first()
             services.score_save(
                 user=reviewer,

@@ -18,7 +18,7 @@ from poc import services
 from poc.models import PlanCase, TestCase, TestGroup
 from poc.selectors import results, scorecard
 from tests.conftest import make_user
-from tests.factories import add_candidates, add_member
+from tests.factories import add_candidates, add_member, declare_none
 
 pytestmark = pytest.mark.django_db
 
@@ -29,6 +29,7 @@ def poc(evaluation, owner, people):
     services.plan_init(user=owner, evaluation=evaluation)
     second = make_user(roles.REVIEWER, username="rev2")
     add_member(evaluation, second, MemberRole.REVIEWER)
+    declare_none(evaluation, owner, people[MemberRole.EDITOR], people[MemberRole.REVIEWER], second)
     case = evaluation.poc_cases.get(source_case__key="gang_under_contention")
     return {
         "slurm": slurm,

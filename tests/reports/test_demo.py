@@ -22,7 +22,7 @@ from evaluations.models import (
 )
 from evaluations.reminders import reminders_for
 from evaluations.selectors import evaluation_data
-from poc.models import Consensus, PlanCase, Score
+from poc.models import ConflictDeclaration, Consensus, PlanCase, Score
 from poc.selectors import scorecard
 from reports.management.commands.demo import DEMO_TITLE
 from responsibility.models import AreaRow, Cell, CostInput, CostSettings
@@ -149,6 +149,14 @@ def test_demo_loads_one_complete_evaluation_once():
         )
     )
     assert scorers == {"reviewer", "reviewer2", "reviewer3"}
+    # Every scorer declared for every shortlisted candidate; one declared conflict, allowed by
+    # the owner with a reason, so that reviewer's scores of it stand.
+    declarations = ConflictDeclaration.objects.filter(evaluation=evaluation)
+    assert declarations.count() == 3 * len(card.candidates)
+    [conflict] = declarations.filter(has_conflict=True)
+    assert conflict.member.username == "reviewer2" and conflict.candidate.solution.slug == "runai"
+    assert conflict.allowed and conflict.allowance_reason and conflict.decided_by == owner
+    assert Score.objects.filter(reviewer=conflict.member, candidate=conflict.candidate).exists()
 
     decision = Decision.objects.get(evaluation=evaluation)
     assert decision.chosen.count() == 1

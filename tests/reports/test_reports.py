@@ -21,7 +21,7 @@ from reports.models import ReportRun, RunStatus
 from reports.render import harfbuzz_subsetting_available, render_pdf
 from reports.sections import ALL as ALL_SECTIONS
 from reports.tasks import check_translations
-from tests.factories import add_candidates, answer_all, submit_one_score, unused_pk
+from tests.factories import add_candidates, answer_all, declare_none, submit_one_score, unused_pk
 
 pytestmark = pytest.mark.django_db
 
@@ -292,6 +292,7 @@ def test_reports_with_scores_follow_blind_scoring(client, filled, owner, people)
         assert client.get(download).status_code == 200
 
     # Once the reviewer has scored that cell too, the full report opens for them.
+    declare_none(filled, reviewer)
     poc_services.score_save(
         user=reviewer, case=case, candidate=slurm, score="2", expected_version=None
     )

@@ -25,6 +25,7 @@ from evaluations.models import (
     FiveQuestion,
     MemberRole,
 )
+from poc import conflicts as poc_conflicts
 from poc import scoring as poc_scoring
 from poc import services as poc_services
 from poc.models import Direction, Outcome, Score, TestCase
@@ -553,6 +554,19 @@ RATIONALE = {
     ),
 }
 
+# Declared conflicts of interest: every scorer declares for every candidate before scoring;
+# one reviewer declares a past relationship, which the owner allows with a reason.
+DECLARED_CONFLICT = (
+    "reviewer2",
+    "runai",
+    "Until mid-2025 I worked for a systems integrator that resold Run:ai licences. I hold no "
+    "shares and receive nothing from the vendor or the integrator.",
+)
+CONFLICT_ALLOWANCE = (
+    "The job ended before this evaluation began and carries no money interest. Two other "
+    "reviewers score Run:ai too, and any spread of 1.5 points goes to consensus."
+)
+
 
 def _key(candidate) -> str:
     """The demo's tables are keyed by solution slug, and by STACK_KEY for the stack."""
@@ -809,6 +823,7 @@ class Command(BaseCommand):
             for candidate in shortlisted:
                 bias = BIAS[_key(candidate)].get(case.group.key, 3.0)
                 base[case.pk, candidate.pk] = _half(bias + rng.uniform(-0.7, 0.7))
+        self._declare(evaluation, users, shortlisted)
         for index, username in enumerate(SCORERS):
             reviewer = users[username]
             for case in cases:
@@ -851,6 +866,29 @@ class Command(BaseCommand):
                 reason=agreed[1],
                 expected_version=0,
             )
+
+    @staticmethod
+    def _declare(evaluation, users, shortlisted) -> None:
+        """Each scorer's declarations (poc.conflicts); the declared conflict is allowed."""
+        who, slug, relationship = DECLARED_CONFLICT
+        for username in SCORERS:
+            for candidate in shortlisted:
+                candidate.evaluation = evaluation
+                conflict = username == who and _key(candidate) == slug
+                declaration = poc_conflicts.declaration_save(
+                    user=users[username],
+                    candidate=candidate,
+                    has_conflict=conflict,
+                    description=relationship if conflict else "",
+                    expected_version=0,
+                )
+                if conflict:
+                    poc_conflicts.allowance_grant(
+                        user=users["techlead"],
+                        declaration=declaration,
+                        reason=CONFLICT_ALLOWANCE,
+                        expected_version=declaration.version,
+                    )
 
     @staticmethod
     def _outcome(candidate, case, value: float) -> str:
