@@ -66,6 +66,14 @@ class CustomCaseForm(forms.Form):
         label=_("Direction"), choices=[("", "—"), *Direction.choices], required=False
     )
     metric_threshold = DecimalField(label=_("Threshold"), required=False, decimal_places=4)
+    verifies = forms.ModelMultipleChoiceField(
+        queryset=Capability.objects.select_related("group"),
+        to_field_name="slug",
+        required=False,
+        label=_("Verifies capabilities"),
+        help_text=_("The catalog capabilities a pass of this case shows a candidate has."),
+        error_messages={"invalid_choice": _("That capability is not in the catalog.")},
+    )
 
 
 class LibraryCaseForm(forms.Form):

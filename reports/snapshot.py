@@ -43,13 +43,15 @@ from responsibility import checks
 from responsibility.selectors import evaluation_costs, evaluation_matrices, parties_for
 
 from .sections import ALL as ALL_SECTIONS
+from .verification import verification_snapshot
 
 # 2: the chosen sections are part of the snapshot; 3: candidates without cost inputs are listed
 # under costs.missing instead of being costed at zero; 4: hard constraints per candidate and the
 # scenario -> type -> tools chain; 5: POC scenario fit and robustness by solution type
 # (poc.scenario_fit.types, poc.robustness.types), never ranked across types; 6: stacks (a
-# candidate's layers; claims name the layer that provides them).
-SCHEMA_VERSION = 6
+# candidate's layers; claims name the layer that provides them); 7: POC test beds and the
+# capabilities the POC verified or contradicted (poc.verification).
+SCHEMA_VERSION = 7
 HISTORY_LIMIT = 50
 SCORE_QUANTUM = Decimal("0.01")
 PERCENT_QUANTUM = Decimal("0.1")
@@ -869,7 +871,11 @@ def build_snapshot(
             "questions": _questions(data),
             "matrices": _matrices(evaluation, matrices),
             "costs": _costs(evaluation, matrices),
-            "poc": {**_poc(res), "scenario_fit": scenario_fit},
+            "poc": {
+                **_poc(res),
+                "scenario_fit": scenario_fit,
+                "verification": verification_snapshot(evaluation, owner or evaluation.created_by),
+            },
             "reminders": _reminders(data),
             "appendix": {
                 "test_cases": _test_cases(res),

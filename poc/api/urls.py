@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import cells, views
+from . import cells, testbeds, views
 
 app_name = "poc-api"
 
@@ -31,4 +31,11 @@ urlpatterns = [
         name="evidence_download",
     ),
     path(POC + "results/", views.ResultsView.as_view(), name="results"),
+    path(POC + "testbeds/", testbeds.TestBedListView.as_view(), name="test_beds"),
+    path(
+        POC + "testbeds/<int:candidate_pk>/",
+        testbeds.TestBedDetailView.as_view(),
+        name="test_bed",
+    ),
+    path(POC + "verification/", testbeds.VerificationView.as_view(), name="verification"),
 ]

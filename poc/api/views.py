@@ -216,6 +216,7 @@ class PlanCaseListView(PocView):
                 metric_unit=values["metric_unit"],
                 metric_direction=values["metric_direction"],
                 metric_threshold=values["metric_threshold"],
+                verifies=values["verifies"],
             )
         case = plan_case_for(evaluation, case.pk)
         response = Response(self.out(s.PlanCaseSerializer, case), status=status.HTTP_201_CREATED)

@@ -24,6 +24,7 @@ from evaluations.models import (
     MemberRole,
 )
 from poc import services as poc_services
+from poc.demo_testbeds import record_demo_test_beds
 from poc.models import Outcome, Score, TestCase
 from poc.selectors import scorecard
 from responsibility import services as responsibility_services
@@ -726,6 +727,7 @@ class Command(BaseCommand):
             reason="Shortlist and the five questions are complete; the POC starts.",
         )
         poc_services.plan_init(user=lead, evaluation=evaluation)
+        record_demo_test_beds(lead, shortlisted, _key)
         self._score(evaluation, users, shortlisted)
         self._decide(evaluation, lead, shortlisted)
         return evaluation, created
