@@ -94,7 +94,6 @@ class Scorecard:
 def plan_cases(evaluation: Evaluation):
     return (
         evaluation.poc_cases.select_related("group", "source_case")
-        .prefetch_related("verifies", "source_case__verifies")
         .annotate(n_scores=Count("scores"))
         .order_by("group__order", "order", "pk")
     )

@@ -4,9 +4,11 @@ editors and owners), the mismatch between beds, and what the POC verified or con
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import View
 
+from common.forms import form_error_text
 from common.views import PageAction
 from evaluations.scoped import EvaluationMixin
 from evaluations.selectors import candidate_get
@@ -31,6 +33,9 @@ class TestBedsView(EvaluationMixin, PageAction, View):
         for candidate, bed in testbeds.beds_of(e):
             mine = form if sent is not None and str(candidate.pk) == str(sent) else None
             rows.append((candidate, bed, mine or TestBedForm.for_bed(candidate, bed)))
+        if sent is not None and error is None and not any(f is form for _c, _b, f in rows):
+            # No candidate's form to show the errors next to (its id is not one of them).
+            error = form_error_text(form) or _("That candidate is not on the shortlist.")
         beds = [
             testbeds.Bed(c.name, b.accelerator, b.accelerator_count, b.nodes)
             for c, b, _f in rows

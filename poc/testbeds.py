@@ -23,9 +23,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from common.concurrency import bump, lock_or_new
+from common.exceptions import Conflict
 from common.history import save_as
 from evaluations import selectors as evaluation_selectors
-from evaluations.models import Candidate
+from evaluations.models import Candidate, CandidateStatus
 from evaluations.reminders import Reminder, reminder
 
 from .models import TestBed
@@ -140,7 +141,7 @@ def beds_differ(data):
 def beds_of(evaluation) -> list[tuple[Candidate, TestBed | None]]:
     """Each shortlisted candidate with its test bed (None: not recorded yet)."""
     beds = {b.candidate_id: b for b in TestBed.objects.filter(candidate__evaluation=evaluation)}
-    candidates = evaluation.candidates.filter(status="shortlisted").select_related(
+    candidates = evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED).select_related(
         "solution__solution_type"
     )
     return [(c, beds.get(c.pk)) for c in candidates.order_by("pk")]
@@ -174,6 +175,8 @@ def bed_save(
     """Record or change a candidate's test bed (editors and owners, while the evaluation is
     open). Versioned: a stale edit is refused."""
     _require(user, "poc.change_plan", candidate.evaluation)
+    if candidate.status != CandidateStatus.SHORTLISTED:
+        raise Conflict(_("%(s)s is eliminated; it has no test bed.") % {"s": candidate.name})
     errors = {}
     if tested_from and tested_to and tested_to < tested_from:
         errors["tested_to"] = [_("The end date is before the start date.")]

@@ -30,8 +30,8 @@ from django.db.models import Prefetch, prefetch_related_objects
 from catalog.models import Capability, CapabilityClaim
 from evaluations.stacks import combine
 
-from .models import PlanCase, TestBed
-from .selectors import scorecard
+from .models import PlanCase, Score, TestBed
+from .selectors import Scorecard, scorecard
 
 MEETS = Decimal("3")  # rubric 3: meets the acceptance criteria
 
@@ -87,6 +87,13 @@ def derive(
 
 
 # --- reads -----------------------------------------------------------------------------------
+
+
+# What `PlanCase.verified_capabilities` reads, for lists of plan cases.
+CASE_CAPABILITIES = (
+    Prefetch("verifies", queryset=Capability.objects.select_related("group")),
+    Prefetch("source_case__verifies", queryset=Capability.objects.select_related("group")),
+)
 
 
 def verifying_cases(evaluation) -> list[PlanCase]:
@@ -178,10 +185,16 @@ def _claims(candidates) -> dict[int, dict[int, CapabilityClaim]]:
     return out
 
 
-def poc_verification(evaluation, user, *, see_all: bool | None = None) -> Verification:
-    """What this evaluation's POC verified and contradicted, as `user` may see it."""
-    card = scorecard(evaluation, user, see_all=see_all)
-    cases = [c for c in verifying_cases(evaluation) if c.verified_capabilities()]
+def poc_verification(
+    evaluation, user, *, see_all: bool | None = None, card: Scorecard | None = None
+) -> Verification:
+    """What this evaluation's POC verified and contradicted, as `user` may see it (or as
+    `card`, a scorecard already read for them, shows it)."""
+    if card is None:
+        card = scorecard(evaluation, user, see_all=see_all)
+    all_cases = card.cases
+    prefetch_related_objects(all_cases, *CASE_CAPABILITIES)
+    cases = [c for c in all_cases if c.verified_capabilities()]
     caps_of = {str(c.pk): c.verified_capabilities() for c in cases}
     case_of = {str(c.pk): c for c in cases}
     capability_of = {cap.slug: cap for caps in caps_of.values() for cap in caps}
@@ -216,5 +229,7 @@ def poc_verification(evaluation, user, *, see_all: bool | None = None) -> Verifi
 
 def shortlist_facts(evaluation, user) -> dict[int, CandidateFindings]:
     """Candidate pk -> its findings, for the shortlist (evaluations.shortlist.CANDIDATE_FACTS)."""
+    if not Score.objects.filter(case__evaluation=evaluation, submitted_at__isnull=False).exists():
+        return {}  # nothing scored yet: nothing verified (one query, not a scorecard)
     verification = poc_verification(evaluation, user)
     return {cf.candidate.pk: cf for cf in verification.candidates if cf.findings}

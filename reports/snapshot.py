@@ -874,7 +874,7 @@ def build_snapshot(
             "poc": {
                 **_poc(res),
                 "scenario_fit": scenario_fit,
-                "verification": verification_snapshot(evaluation, owner or evaluation.created_by),
+                "verification": verification_snapshot(evaluation, res.card),
             },
             "reminders": _reminders(data),
             "appendix": {

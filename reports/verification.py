@@ -4,7 +4,7 @@ capabilities its POC verified or contradicted, as plain JSON values in a fixed o
 from __future__ import annotations
 
 from poc.testbeds import Bed as RuleBed
-from poc.testbeds import bed_mismatch, beds_of
+from poc.testbeds import bed_mismatch
 from poc.verification import poc_verification
 
 
@@ -23,14 +23,15 @@ def _bed(bed) -> dict | None:
     }
 
 
-def verification_snapshot(evaluation, user) -> dict:
-    """Test beds, whether they differ, and the POC's findings per candidate (read as `user`,
-    with every score: the report's POC sections are blind-gated where they are requested)."""
-    rows = beds_of(evaluation)
+def verification_snapshot(evaluation, card) -> dict:
+    """Test beds, whether they differ, and the POC's findings per candidate, from the report's
+    scorecard (read with every score: the report's POC sections are blind-gated where they are
+    requested)."""
+    verification = poc_verification(evaluation, None, card=card)
+    rows = [(cf.candidate, cf.bed) for cf in verification.candidates]
     mismatch = bed_mismatch(
         [RuleBed(c.name, b.accelerator, b.accelerator_count, b.nodes) for c, b in rows if b]
     )
-    verification = poc_verification(evaluation, user, see_all=True)
     return {
         "test_beds": [{"candidate": c.name, "bed": _bed(b)} for c, b in rows],
         "beds_differ": {

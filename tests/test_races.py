@@ -52,7 +52,8 @@ from evaluations.models import (
     QuestionAnswer,
 )
 from poc import forms as poc_forms
-from poc.models import Consensus, PlanCase, PlanGroup, Score
+from poc import testbed_forms as poc_testbed_forms
+from poc.models import Consensus, PlanCase, PlanGroup, Score, TestBed
 from responsibility import forms as resp_forms
 from responsibility.models import Area, AreaRow, Cell, CostInput, CostSettings, Party
 from tests.conftest import IN_CI
@@ -579,6 +580,33 @@ def api_consensus(w: World) -> Shot:
     )
 
 
+def page_test_bed(w: World) -> Shot:  # nobody recorded Slurm's test bed: one creates it
+    return Shot(
+        path=w.url("poc:testbeds"),
+        row=by(TestBed, candidate=w.slurm),
+        send=lambda n, v: {
+            "candidate": w.slurm.pk,
+            "accelerator_model": "Ascend 910B",
+            "notes": f"#{n}",
+            "version": v,
+        },
+        saved=lambda b: b.notes,
+        sent=lambda n: f"#{n}",
+        won=302,
+    )
+
+
+def api_test_bed(w: World) -> Shot:  # the test bed the page race created
+    return Shot(
+        path=w.url("poc-api:test_bed", candidate_pk=w.slurm.pk),
+        row=by(TestBed, candidate=w.slurm),
+        send=lambda n, v: {"accelerator_count": 8, "notes": f"API #{n}"},
+        saved=lambda b: b.notes,
+        sent=lambda n: f"API #{n}",
+        won=200,
+    )
+
+
 # In this order: some races start from the state an earlier one left (the cloud candidate is
 # restored, eliminated, restored and eliminated again; the API updates rows the pages created).
 RACES = [
@@ -621,6 +649,7 @@ RACES = [
     Race("page", "poc:plan", "group_weight", page_group_weight, poc_forms.WeightForm),
     Race("page", "poc:cell", "", page_score, poc_forms.ScoreForm),
     Race("page", "poc:cell", "", page_consensus, poc_forms.ConsensusForm),
+    Race("page", "poc:testbeds", "", page_test_bed, poc_testbed_forms.TestBedForm),
     Race("api", "evaluations-api:evaluation_detail", "PATCH", api_evaluation),
     Race("api", "evaluations-api:type_step", "PUT", api_main_type),
     Race("api", "evaluations-api:context_answer", "PUT", api_context_answer),
@@ -636,6 +665,7 @@ RACES = [
     Race("api", "poc-api:plan_group", "PATCH", api_plan_group),
     Race("api", "poc-api:score", "PUT", api_score),
     Race("api", "poc-api:consensus", "PUT", api_consensus),
+    Race("api", "poc-api:test_bed", "PUT", api_test_bed),
 ]
 
 # Page writes that name no version, and why: a race on them has no version to be stale.

@@ -11,6 +11,7 @@ from catalog.models import SupportLevel
 from common.http import (
     READ_ERRORS,
     VERSIONED_WRITE_ERRORS,
+    IntegerField,
     VersionField,
     precondition,
     precondition_errors,
@@ -36,12 +37,10 @@ class TestBedSerializer(serializers.Serializer):
         default="",
         help_text="Free text, e.g. NVIDIA A800, Huawei Ascend 910B, Cambricon MLU370.",
     )
-    accelerator_count = serializers.IntegerField(
+    accelerator_count = IntegerField(
         min_value=1, max_value=MAX_ACCELERATORS, allow_null=True, default=None
     )
-    nodes = serializers.IntegerField(
-        min_value=1, max_value=MAX_NODES, allow_null=True, default=None
-    )
+    nodes = IntegerField(min_value=1, max_value=MAX_NODES, allow_null=True, default=None)
     tested_from = serializers.DateField(allow_null=True, default=None)
     tested_to = serializers.DateField(allow_null=True, default=None)
     notes = serializers.CharField(max_length=10_000, allow_blank=True, default="")
@@ -99,6 +98,7 @@ class TestBedListView(PocView):
 
     @extend_schema(
         summary="Each shortlisted candidate's test bed, and whether the beds differ",
+        operation_id="evaluations_poc_testbeds_list",
         responses={200: TestBedListSerializer, **READ_ERRORS},
     )
     def get(self, request, evaluation_pk):

@@ -60,6 +60,7 @@ from ..selectors import (
     results,
     scorecard,
 )
+from ..verification import CASE_CAPABILITIES
 from . import serializers as s
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -120,7 +121,7 @@ class PocView(EvaluationScopedView):
 
 
 def plan_case_for(evaluation: Evaluation, pk) -> PlanCase:
-    case = plan_cases(evaluation).filter(pk=pk).first()
+    case = plan_cases(evaluation).prefetch_related(*CASE_CAPABILITIES).filter(pk=pk).first()
     if case is None:
         raise NotFound(gettext("This evaluation's POC plan has no case %(id)s.") % {"id": pk})
     case.evaluation = evaluation  # the services read it; its member roles are cached
@@ -138,7 +139,7 @@ def _plan_group(evaluation: Evaluation, key: str) -> PlanGroup:
 def _plan(evaluation: Evaluation) -> dict:
     return {
         "groups": plan_groups(evaluation),
-        "cases": list(plan_cases(evaluation)),
+        "cases": list(plan_cases(evaluation).prefetch_related(*CASE_CAPABILITIES)),
         "default_profile": plan_default_profile(evaluation),
     }
 
