@@ -27,6 +27,20 @@ from .selectors import candidate_fits, candidate_get, shortlist_suggest
 from .stacks import stack_profile
 from .types import outside_main_type, suggestions_by_type, type_options
 
+# Facts other apps show under each candidate's name (the POC adds the capabilities it verified
+# or contradicted): (template, function of (evaluation, user) -> {candidate pk: fact}); the
+# template is included with `fact` for each candidate that has one.
+CANDIDATE_FACTS: list = []
+
+
+def candidate_facts(rows, evaluation, user) -> None:
+    """Set `facts` on each candidate of `rows`: [(template, fact)] from CANDIDATE_FACTS."""
+    found = [(template, fn(evaluation, user)) for template, fn in CANDIDATE_FACTS]
+    for candidate, _fit in rows:
+        candidate.facts = [
+            (template, facts[candidate.pk]) for template, facts in found if candidate.pk in facts
+        ]
+
 
 class ShortlistPage(EvaluationMixin, PageAction):
     """The shortlist page around each of its forms."""
@@ -42,6 +56,8 @@ class ShortlistPage(EvaluationMixin, PageAction):
         checks = constraint_checks(self.data)
         user, evaluation = self.request.user, self.evaluation
         groups = suggestions_by_type(shortlist_suggest(evaluation), evaluation.main_type_id)
+        rows = candidate_fits(self.data)
+        candidate_facts(rows, evaluation, user)
         return {
             "suggestion_groups": groups,
             # Once a type is decided, "accept all" takes only its suggestions: the others each
@@ -49,7 +65,7 @@ class ShortlistPage(EvaluationMixin, PageAction):
             "accept_all": [
                 s.solution.pk for g in groups if not g.outside for s in g.items if s.already is None
             ],
-            "candidate_rows": candidate_fits(self.data),
+            "candidate_rows": rows,
             "error": error,
             "carried": carried_constraints(self.data),
             "constraint_rows": [(c, checks[c.pk]) for c in self.data.shortlisted if checks[c.pk]],

@@ -8,12 +8,18 @@ class PocConfig(AppConfig):
 
     def ready(self):
         from common.seeding import register
+        from evaluations.shortlist import CANDIDATE_FACTS
         from evaluations.tabs import Tab, register_tab
 
-        from . import reminders  # noqa: F401  (registers this app's risk reminders)
+        from . import (
+            reminders,  # noqa: F401  (registers this app's risk reminders)
+            testbeds,  # noqa: F401  (the test-bed reminder)
+        )
         from .services import poc_load_seed
+        from .verification import shortlist_facts
 
         register("poc", poc_load_seed)
+        CANDIDATE_FACTS.append(("poc/partials/candidate_verification.html", shortlist_facts))
         register_tab(Tab("poc", _("POC"), "poc:scorecard"))
         from .conflicts import register_history
 

@@ -78,6 +78,14 @@ class CustomCaseForm(forms.Form):
         decimal_places=4,
         help_text=_("Optional. Empty: 25% better than the threshold scores 5."),
     )
+    verifies = forms.ModelMultipleChoiceField(
+        queryset=Capability.objects.select_related("group"),
+        to_field_name="slug",
+        required=False,
+        label=_("Verifies capabilities"),
+        help_text=_("The catalog capabilities a pass of this case shows a candidate has."),
+        error_messages={"invalid_choice": _("That capability is not in the catalog.")},
+    )
 
 
 class LibraryCaseForm(forms.Form):

@@ -240,6 +240,13 @@ class PlanCase(MetricFields, VersionedModel):
     acceptance = BoundedTextField(_("acceptance criteria"), max_length=LONG_TEXT)
     weight = models.DecimalField(_("weight"), **weight_field)
     order = models.PositiveSmallIntegerField(_("order"), default=0)
+    verifies = models.ManyToManyField(
+        Capability,
+        blank=True,
+        related_name="verifying_plan_cases",
+        verbose_name=_("verifies capabilities"),
+        help_text=_("An own case's capabilities; a library case's are read from the library."),
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -280,6 +287,14 @@ class PlanCase(MetricFields, VersionedModel):
     @property
     def shown_metric_name(self) -> str:
         return self.text("metric_name")
+
+    def verified_capabilities(self) -> list:
+        """The capabilities this case verifies: a library case's read from the library (like its
+        texts, so a corrected mapping reaches every plan), an own case's own. Reads
+        `source_case__verifies` and `verifies` prefetched when they are."""
+        if self.source_case_id is not None:
+            return list(self.source_case.verifies.all())
+        return list(self.verifies.all())
 
 
 class Score(VersionedModel):
@@ -415,3 +430,6 @@ class MeasurementImport(models.Model):
 
 
 from .models_conflicts import ConflictDeclaration  # noqa: E402,F401  (declared conflicts)
+
+# Test beds (per candidate) live in their own module; imported here so Django registers them.
+from .testbed_models import HistoricalTestBed, TestBed  # noqa: E402, F401

@@ -40,3 +40,5 @@ for model in ("testgroup", "testcase", "scenarioprofile", "profileweight"):
     for action in ("add", "change", "delete"):
         rules.add_perm(f"poc.{action}_{model}", is_admin)
 rules.add_perm("poc", rules.is_authenticated)
+# The list of POC verifications and contradictions across evaluations, to review catalog claims.
+rules.add_perm("poc.review_verifications", is_admin)

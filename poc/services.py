@@ -255,6 +255,7 @@ def plan_case_verify(*, user, evaluation: Evaluation, capability: Capability) ->
             "this capability: %(description)s"
         )
         % {"description": capability.description},
+        verifies=[capability],
     )
 
 
@@ -274,8 +275,10 @@ def plan_case_add_custom(
     metric_threshold=None,
     metric_good=None,
     metric_excellent=None,
+    verifies=(),
 ) -> PlanCase:
-    """An evaluation's own case. Like every plan case, it applies to every candidate."""
+    """An evaluation's own case. Like every plan case, it applies to every candidate.
+    `verifies`: the catalog capabilities a pass of the case shows a candidate has."""
     _require(user, "poc.change_plan", evaluation)
     errors = {}
     if not (title or "").strip():
@@ -309,6 +312,8 @@ def plan_case_add_custom(
     )
     case.full_clean(exclude=["evaluation", "group", "source_case"])
     save_as(case, user)
+    if verifies:
+        case.verifies.set(list(verifies))
     return case
 
 

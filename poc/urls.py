@@ -1,10 +1,15 @@
 from django.urls import path
 
-from . import views, views_conflicts, views_imports
+from . import testbed_views, verification_review, views, views_conflicts, views_imports
 
 app_name = "poc"
 
 urlpatterns = [
+    path(
+        "poc-verifications/",
+        verification_review.VerificationReviewView.as_view(),
+        name="verification_review",
+    ),
     path("<int:pk>/poc/", views.ScorecardView.as_view(), name="scorecard"),
     path("<int:pk>/poc/plan/", views.PlanView.as_view(), name="plan"),
     path("<int:pk>/poc/verify/", views.PlanVerifyView.as_view(), name="verify_capability"),
@@ -14,6 +19,7 @@ urlpatterns = [
         views_conflicts.ConflictsView.as_view(),
         name="conflicts",
     ),
+    path("<int:pk>/poc/testbeds/", testbed_views.TestBedsView.as_view(), name="testbeds"),
     path("<int:pk>/poc/results/", views.ResultsView.as_view(), name="results"),
     path("<int:pk>/poc/scorecard.xlsx", views.ExportView.as_view(), name="export"),
     path("<int:pk>/poc/cells/<int:case_id>/<int:cid>/", views.CellView.as_view(), name="cell"),

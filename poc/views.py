@@ -46,6 +46,7 @@ from .selectors import (
     results,
     scorecard,
 )
+from .verification import CASE_CAPABILITIES
 
 
 class PlanPage(EvaluationMixin, PageAction):
@@ -64,7 +65,7 @@ class PlanPage(EvaluationMixin, PageAction):
         profiles = profiles_with_scenarios()
         return {
             "groups": groups,
-            "cases": plan_cases(e),
+            "cases": plan_cases(e).prefetch_related(*CASE_CAPABILITIES),
             "profiles": profiles,
             "default_profile": plan_default_profile(e, profiles),
             "profile_in_use": profile_in_use(groups, profiles),

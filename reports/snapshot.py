@@ -47,6 +47,7 @@ from responsibility import checks
 from responsibility.selectors import evaluation_costs, evaluation_matrices, parties_for
 
 from .sections import ALL as ALL_SECTIONS
+from .verification import verification_snapshot
 
 # 2: the chosen sections are part of the snapshot; 3: candidates without cost inputs are listed
 # under costs.missing instead of being costed at zero; 4: hard constraints per candidate and the
@@ -57,8 +58,9 @@ from .sections import ALL as ALL_SECTIONS
 # place of who and who_label); 8: POC metrics carry their rubric bands (metric.bands),
 # robustness says `thin` instead of naming a leader on thin data, and the decided status
 # change records why open POC cells were accepted (decided_despite); 9: declared conflicts of
-# interest and the owner's decisions on them (appendix.conflicts).
-SCHEMA_VERSION = 9
+# interest and the owner's decisions on them (appendix.conflicts); 10: POC test beds and the
+# capabilities the POC verified or contradicted (poc.verification).
+SCHEMA_VERSION = 10
 HISTORY_LIMIT = 50
 SCORE_QUANTUM = Decimal("0.01")
 PERCENT_QUANTUM = Decimal("0.1")
@@ -931,7 +933,11 @@ def build_snapshot(
             "questions": _questions(data, parties),
             "matrices": _matrices(parties, matrices),
             "costs": _costs(evaluation, matrices),
-            "poc": {**_poc(res), "scenario_fit": scenario_fit},
+            "poc": {
+                **_poc(res),
+                "scenario_fit": scenario_fit,
+                "verification": verification_snapshot(evaluation, res.card),
+            },
             "reminders": _reminders(data),
             "appendix": {
                 "test_cases": _test_cases(res),

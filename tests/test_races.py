@@ -53,7 +53,8 @@ from evaluations.models import (
 )
 from poc import forms as poc_forms
 from poc import forms_conflicts as coi_forms
-from poc.models import ConflictDeclaration, Consensus, PlanCase, PlanGroup, Score
+from poc import testbed_forms as poc_testbed_forms
+from poc.models import ConflictDeclaration, Consensus, PlanCase, PlanGroup, Score, TestBed
 from responsibility import forms as resp_forms
 from responsibility.models import Area, AreaRow, Cell, CostInput, CostSettings, Party
 from tests.conftest import IN_CI
@@ -660,6 +661,33 @@ def api_revoke(w: World) -> Shot:
     )
 
 
+def page_test_bed(w: World) -> Shot:  # nobody recorded Slurm's test bed: one creates it
+    return Shot(
+        path=w.url("poc:testbeds"),
+        row=by(TestBed, candidate=w.slurm),
+        send=lambda n, v: {
+            "candidate": w.slurm.pk,
+            "accelerator_model": "Ascend 910B",
+            "notes": f"#{n}",
+            "version": v,
+        },
+        saved=lambda b: b.notes,
+        sent=lambda n: f"#{n}",
+        won=302,
+    )
+
+
+def api_test_bed(w: World) -> Shot:  # the test bed the page race created
+    return Shot(
+        path=w.url("poc-api:test_bed", candidate_pk=w.slurm.pk),
+        row=by(TestBed, candidate=w.slurm),
+        send=lambda n, v: {"accelerator_count": 8, "notes": f"API #{n}"},
+        saved=lambda b: b.notes,
+        sent=lambda n: f"API #{n}",
+        won=200,
+    )
+
+
 # In this order: some races start from the state an earlier one left (the cloud candidate is
 # restored, eliminated, restored and eliminated again; the API updates rows the pages created).
 RACES = [
@@ -705,6 +733,7 @@ RACES = [
     Race("page", "poc:conflicts", "declare", page_declare, coi_forms.DeclarationForm),
     Race("page", "poc:conflicts", "allow", page_allow, coi_forms.AllowanceForm),
     Race("page", "poc:conflicts", "revoke", page_revoke, coi_forms.RevokeForm),
+    Race("page", "poc:testbeds", "", page_test_bed, poc_testbed_forms.TestBedForm),
     Race("api", "evaluations-api:evaluation_detail", "PATCH", api_evaluation),
     Race("api", "evaluations-api:type_step", "PUT", api_main_type),
     Race("api", "evaluations-api:context_answer", "PUT", api_context_answer),
@@ -723,6 +752,7 @@ RACES = [
     Race("api", "poc-api:conflict_mine", "PUT", api_declare),
     Race("api", "poc-api:conflict_allow", "POST", api_allow),
     Race("api", "poc-api:conflict_revoke", "POST", api_revoke),
+    Race("api", "poc-api:test_bed", "PUT", api_test_bed),
 ]
 
 # Page writes that name no version, and why: a race on them has no version to be stale.

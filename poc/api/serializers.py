@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from catalog.models import Capability
 from common.fields import text_limit
 from common.http import DecimalField, ModelSerializer, VersionField
 from evaluations.api.serializers import (
@@ -220,7 +221,14 @@ class PlanCaseSerializer(serializers.Serializer):
     weight = decimal(2)
     order = serializers.IntegerField()
     metric = serializers.SerializerMethodField()
+    verifies = serializers.SerializerMethodField(
+        help_text="Slugs of the catalog capabilities the case verifies (a library case's are "
+        "the library's)."
+    )
     version = serializers.IntegerField()
+
+    def get_verifies(self, case) -> list[str]:
+        return [cap.slug for cap in case.verified_capabilities()]
 
     def get_library_case(self, case) -> str | None:
         return case.source_case.key if case.source_case_id else None
@@ -323,6 +331,14 @@ class PlanCaseAddSerializer(PlanWriteSerializer):
         allow_null=True,
         default=None,
         help_text="Optional: a measured value at least this good scores 5 (default: 25 % better).",
+    )
+    verifies = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Capability.objects.all(),
+        many=True,
+        required=False,
+        default=list,
+        help_text="An own case's catalog capabilities (slugs) that a pass shows a candidate has.",
     )
 
     def validate(self, attrs):

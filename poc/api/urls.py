@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import cells, conflicts, imports, views
+from . import cells, conflicts, imports, testbeds, views
 
 app_name = "poc-api"
 
@@ -48,4 +48,11 @@ urlpatterns = [
         COI + "<int:declaration_pk>/revoke/", conflicts.RevokeView.as_view(), name="conflict_revoke"
     ),
     path(POC + "results/", views.ResultsView.as_view(), name="results"),
+    path(POC + "testbeds/", testbeds.TestBedListView.as_view(), name="test_beds"),
+    path(
+        POC + "testbeds/<int:candidate_pk>/",
+        testbeds.TestBedDetailView.as_view(),
+        name="test_bed",
+    ),
+    path(POC + "verification/", testbeds.VerificationView.as_view(), name="verification"),
 ]

@@ -61,6 +61,7 @@ from ..selectors import (
     scorecard,
 )
 from ..thin import thin_note
+from ..verification import CASE_CAPABILITIES
 from . import serializers as s
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -121,7 +122,7 @@ class PocView(EvaluationScopedView):
 
 
 def plan_case_for(evaluation: Evaluation, pk) -> PlanCase:
-    case = plan_cases(evaluation).filter(pk=pk).first()
+    case = plan_cases(evaluation).prefetch_related(*CASE_CAPABILITIES).filter(pk=pk).first()
     if case is None:
         raise NotFound(gettext("This evaluation's POC plan has no case %(id)s.") % {"id": pk})
     case.evaluation = evaluation  # the services read it; its member roles are cached
@@ -139,7 +140,7 @@ def _plan_group(evaluation: Evaluation, key: str) -> PlanGroup:
 def _plan(evaluation: Evaluation) -> dict:
     return {
         "groups": plan_groups(evaluation),
-        "cases": list(plan_cases(evaluation)),
+        "cases": list(plan_cases(evaluation).prefetch_related(*CASE_CAPABILITIES)),
         "default_profile": plan_default_profile(evaluation),
     }
 
@@ -219,6 +220,7 @@ class PlanCaseListView(PocView):
                 metric_threshold=values["metric_threshold"],
                 metric_good=values["metric_good"],
                 metric_excellent=values["metric_excellent"],
+                verifies=values["verifies"],
             )
         case = plan_case_for(evaluation, case.pk)
         response = Response(self.out(s.PlanCaseSerializer, case), status=status.HTTP_201_CREATED)

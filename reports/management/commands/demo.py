@@ -28,6 +28,7 @@ from evaluations.models import (
 from poc import conflicts as poc_conflicts
 from poc import scoring as poc_scoring
 from poc import services as poc_services
+from poc.demo_testbeds import record_demo_test_beds
 from poc.models import Direction, Outcome, Score, TestCase
 from poc.selectors import scorecard
 from responsibility import services as responsibility_services
@@ -754,6 +755,7 @@ class Command(BaseCommand):
             reason="Shortlist and the five questions are complete; the POC starts.",
         )
         poc_services.plan_init(user=lead, evaluation=evaluation)
+        record_demo_test_beds(lead, shortlisted, _key)
         self._score(evaluation, users, shortlisted)
         self._decide(evaluation, lead, shortlisted)
         return evaluation, created

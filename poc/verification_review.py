@@ -1,0 +1,48 @@
+"""The administrators' review list: every capability a POC verified or contradicted, across
+evaluations, with the version tested and the catalog's claim, so they can update the catalog.
+Nothing here writes to the catalog."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.shortcuts import render
+from django.views import View
+
+from evaluations.models import Evaluation
+
+from .models import PlanCase
+from .verification import CandidateFindings, CapabilityFinding, poc_verification
+
+
+@dataclass
+class ReviewRow:
+    evaluation: Evaluation
+    candidate: CandidateFindings
+    finding: CapabilityFinding
+
+
+def all_findings(user) -> list[ReviewRow]:
+    """Every POC finding of every evaluation (contradictions first), read with every score
+    (the reader is an administrator; nothing is shown to members through this)."""
+    verifying = PlanCase.objects.filter(
+        Q(verifies__isnull=False) | Q(source_case__verifies__isnull=False)
+    ).filter(Q(scores__submitted_at__isnull=False) | Q(consensus__isnull=False))
+    evaluations = Evaluation.objects.filter(pk__in=verifying.values("evaluation_id")).order_by("pk")
+    rows = []
+    for evaluation in evaluations:
+        verification = poc_verification(evaluation, user, see_all=True)
+        for cf in verification.candidates:
+            rows.extend(ReviewRow(evaluation, cf, f) for f in cf.findings)
+    rows.sort(key=lambda r: (r.finding.verified, r.finding.capability.name, r.evaluation.pk))
+    return rows
+
+
+class VerificationReviewView(LoginRequiredMixin, View):
+    def get(self, request):
+        if not request.user.has_perm("poc.review_verifications"):
+            raise PermissionDenied
+        return render(request, "poc/verification_review.html", {"rows": all_findings(request.user)})
