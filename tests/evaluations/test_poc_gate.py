@@ -17,7 +17,7 @@ from poc import services as poc_services
 from reports.render import report_html
 from reports.snapshot import build_snapshot, snapshot_sha256
 from tests.conftest import make_user
-from tests.factories import add_candidates, add_member, answer_all
+from tests.factories import add_candidates, add_member, answer_all, declare_none
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +39,7 @@ def world(evaluation, owner, people):
     r1 = people[MemberRole.REVIEWER]
     r2 = make_user(roles.REVIEWER, username="rev2")
     add_member(evaluation, r2, MemberRole.REVIEWER)
+    declare_none(evaluation, owner, people[MemberRole.EDITOR], r1, r2)
     for reviewer, scores in ((r1, ("5", "4")), (r2, ("1", "4"))):
         for case, score in zip(cases[1:], scores, strict=True):
             poc_services.score_save(

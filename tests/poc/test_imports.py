@@ -22,7 +22,7 @@ from evaluations.models import MemberRole
 from poc import import_files, imports, services
 from poc.models import Evidence, MeasurementImport, Score, TestGroup
 from tests.conftest import make_user
-from tests.factories import add_candidates, add_member
+from tests.factories import add_candidates, add_member, declare_none
 
 pytestmark = pytest.mark.django_db
 
@@ -35,6 +35,7 @@ def poc(evaluation, owner, people):
     services.plan_init(user=owner, evaluation=evaluation)
     second = make_user(roles.REVIEWER, username="rev2")
     add_member(evaluation, second, MemberRole.REVIEWER)
+    declare_none(evaluation, owner, people[MemberRole.REVIEWER], second)
     own = services.plan_case_add_custom(
         user=owner,
         evaluation=evaluation,
@@ -223,8 +224,8 @@ def test_names_ids_aliases_and_ignored_columns(poc):
     assert not result.errors
     assert result.ignored_columns == ["extra"]
     assert [(c.candidate, c.case, c.new_score) for c in result.changes] == [
-        (poc["volcano"], poc["own"], D("5.0")),
-        (poc["slurm"], poc["latency"], D("2.5")),
+        (poc["volcano"], poc["own"], D("4.0")),  # 25 s against 30 s: 10 % better or more
+        (poc["slurm"], poc["latency"], D("1.0")),  # 70 s against 60 s: up to 25 % worse
     ]
 
 
@@ -253,7 +254,7 @@ def test_preview_saves_nothing_and_apply_saves_all_with_evidence(poc):
     scores = Score.objects.filter(reviewer=poc["r1"])
     assert scores.count() == 6 and all(s.submitted_at is None for s in scores)
     latency = scores.get(case=poc["latency"], candidate=poc["volcano"])
-    assert (latency.measured_value, latency.score) == (D("71"), D("2.5"))
+    assert (latency.measured_value, latency.score) == (D("71"), D("1.0"))
     record = MeasurementImport.objects.get()
     assert record.sha256 == hashlib.sha256(content).hexdigest() == applied.sha256
     assert record.file.read() == content

@@ -23,7 +23,7 @@ from poc.verification import CONTRADICTED, VERIFIED, derive, outcome, poc_verifi
 from reports.render import report_html
 from reports.snapshot import SCHEMA_VERSION, build_snapshot, snapshot_sha256
 from tests.conftest import make_user
-from tests.factories import add_candidates
+from tests.factories import add_candidates, declare_none
 
 pytestmark = pytest.mark.django_db
 
@@ -109,6 +109,7 @@ def poc(evaluation, owner, people):
     slurm, volcano = add_candidates(evaluation, owner, "slurm", "volcano")
     services.plan_init(user=owner, evaluation=evaluation)
     case = evaluation.poc_cases.get(source_case__key="gang_under_contention")
+    declare_none(evaluation, owner, people[MemberRole.EDITOR], people[MemberRole.REVIEWER])
     return {"slurm": slurm, "volcano": volcano, "case": case, "r1": people[MemberRole.REVIEWER]}
 
 
@@ -397,7 +398,7 @@ def test_report_shows_test_beds_and_findings(evaluation, owner, poc, language):
     score(poc["case"], poc["slurm"], poc["r1"], "4")
     score(poc["case"], poc["volcano"], poc["r1"], "1")
     snap = build_snapshot(evaluation, language=language, generated_at=GENERATED)
-    assert snap["version"] == SCHEMA_VERSION == 7
+    assert snap["version"] == SCHEMA_VERSION == 10
     v = snap["poc"]["verification"]
     assert v["beds_differ"] == {"accelerators": True, "scale": False}
     statuses = {c["candidate"]: [f["status"] for f in c["capabilities"]] for c in v["findings"]}
