@@ -101,6 +101,7 @@ class DeclarationsView(PocView):
 
     @extend_schema(
         summary="Declared conflicts of interest (the owner and viewers: everyone's; else mine)",
+        operation_id="evaluations_poc_conflicts_list",
         responses={200: DeclarationsSerializer, **READ_ERRORS},
     )
     def get(self, request, evaluation_pk):

@@ -7,7 +7,7 @@ from evaluations.models import MemberRole
 from poc import services as poc_services
 from reports.render import report_html
 from reports.snapshot import build_snapshot, snapshot_sha256
-from tests.factories import add_candidates
+from tests.factories import add_candidates, declare_none
 
 pytestmark = pytest.mark.django_db
 
@@ -16,6 +16,7 @@ GENERATED = "2027-03-01T09:00:00+08:00"
 
 def scored(evaluation, owner, reviewer, candidates, how_many=None):
     poc_services.plan_init(user=owner, evaluation=evaluation)
+    declare_none(evaluation, reviewer)
     cases = list(evaluation.poc_cases.order_by("group__order", "order", "pk"))
     for i, case in enumerate(cases[:how_many]):
         for n, candidate in enumerate(candidates):
