@@ -82,5 +82,10 @@ def test_constraints_flag_candidates_and_hold_the_decided_gate(seeded, session, 
     page.goto(overview)
     page.get_by_test_id("to-decided").click()
     page.wait_for_load_state()
+    # The verifying case added above is still unscored: the owner decides anyway, with a reason.
+    anyway = page.get_by_test_id("decide-anyway")
+    anyway.locator("textarea[name=reason]").fill("Vendor lab run; repeat after go-live")
+    anyway.get_by_role("button", name="Mark decided anyway").click()
+    page.wait_for_load_state()
     assert Evaluation.objects.get(pk=evaluation.pk).status == "decided"
     assert not page.console_errors

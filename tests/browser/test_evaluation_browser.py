@@ -53,7 +53,6 @@ def test_tech_lead_builds_a_shortlist_and_answers_a_question(seeded, live_server
     # Answer the compliance question for the cloud candidate, inline.
     tabs.get_by_role("link", name="Five questions").click()
     answer = page.get_by_test_id("answer-cloud-managed-gpu-compliance_evidence")
-    answer.get_by_label("Who").select_option("cloud")
     answer.get_by_label("Explanation").fill("Provider's compliance reports cover our regulator")
     answer = page.get_by_test_id("answer-cloud-managed-gpu-compliance_evidence")
     answer.get_by_label("Assessment").select_option("partly")

@@ -11,7 +11,7 @@ from poc import services
 from poc.models import Evidence, MeasurementImport, Score
 from tests.browser.checks import page_problems
 from tests.conftest import make_user
-from tests.factories import add_candidates, add_member, make_evaluation
+from tests.factories import add_candidates, add_member, declare_none, make_evaluation
 
 pytestmark = pytest.mark.browser
 
@@ -33,6 +33,7 @@ def test_import_refused_whole_then_previewed_and_applied(
     services.plan_init(user=owner, evaluation=evaluation)
     reviewer = make_user(roles.REVIEWER, username="rui")
     add_member(evaluation, reviewer, MemberRole.REVIEWER)
+    declare_none(evaluation, reviewer)  # no conflict of interest with either vendor
     bad, good = tmp_path / "bad.csv", tmp_path / "measurements.csv"
     bad.write_text(BAD, encoding="utf-8")
     good.write_text(GOOD, encoding="utf-8")
@@ -53,7 +54,8 @@ def test_import_refused_whole_then_previewed_and_applied(
     page.get_by_label("Measurements file").set_input_files(str(good))
     page.get_by_role("button", name="Preview").click()
     changes = page.get_by_test_id("import-changes").inner_text()
-    assert "42.5" in changes and "71" in changes and "2.5" in changes
+    # 42.5 s and 71 s against a 60 s threshold land on the rubric's bands: 5 and 1.
+    assert "42.5" in changes and "71" in changes and "→ 5.0" in changes and "→ 1.0" in changes
     problems += page_problems(page, f"import-preview-{width}")
     assert not Score.objects.exists()  # the preview saves nothing
 
