@@ -127,7 +127,8 @@ class TestBedDetailView(CandidateScopedView):
     def get(self, request, evaluation_pk, candidate_pk):
         bed = self._bed(self.get_candidate())
         if bed is None:
-            return with_etag(Response(self.out(TestBedSerializer, TestBedSerializer().data)), 0)
+            empty = {**TestBedSerializer().data, "version": 0}  # nothing recorded yet
+            return with_etag(Response(empty), 0)
         return with_etag(Response(self.out(TestBedOutSerializer, bed)), bed.version)
 
     @extend_schema(
