@@ -36,6 +36,8 @@ def pages_to_visit(evaluation):
         ("scorecard", f"{base}/poc/"),
         ("results", f"{base}/poc/results/"),
         ("poc-conflicts", f"{base}/poc/conflicts/"),
+        ("poc-testbeds", f"{base}/poc/testbeds/"),
+        ("poc-import", f"{base}/poc/import/"),
         ("reports", f"{base}/reports/"),
         ("catalog", "/catalog/"),
         ("catalog-detail", "/catalog/slurm/"),
