@@ -12,6 +12,8 @@ from .fetcher import BASE_URL, STATIC_PREFIX, SafeURLFetcher
 from .sections import ALL as ALL_SECTIONS
 from .sections import labels as section_labels
 
+FINAL_STATUSES = ("decided", "archived")
+
 
 def report_html(snapshot: dict, sha256: str, language: str, *, for_pdf: bool) -> str:
     css = (BASE_URL if for_pdf else STATIC_PREFIX) + "reports/report.css"
@@ -28,6 +30,8 @@ def report_html(snapshot: dict, sha256: str, language: str, *, for_pdf: bool) ->
                 "sections": sections,
                 "all_sections": list(sections) == ALL_SECTIONS,
                 "section_labels": section_labels(sections),
+                # Before the decision (or after a reopening) every page says it is a draft.
+                "draft": snapshot.get("meta", {}).get("status") not in FINAL_STATUSES,
             },
         )
 

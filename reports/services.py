@@ -18,7 +18,7 @@ from evaluations.models import Evaluation
 from poc.selectors import hidden_cell_count
 
 from .models import ReportRun, RunStatus
-from .render import render_pdf
+from .render import RenderedPdf, render_pdf
 from .sections import clean_sections, prints_scores
 from .snapshot import build_snapshot, snapshot_sha256
 
@@ -126,7 +126,13 @@ def report_render(run_id: int) -> ReportRun | None:
         run.progress = 10
         run.started_at = timezone.now()
         run.save()
-    pdf = render_pdf(run.snapshot, run.snapshot_sha256, run.language)
+    earlier = same_report(run)
+    if earlier is not None:  # the same sealed content, language and sections: no new render
+        with earlier.pdf.open("rb") as f:
+            content = f.read()
+        pdf = RenderedPdf(content, earlier.pdf_sha256, earlier.pages, refused=[])
+    else:
+        pdf = render_pdf(run.snapshot, run.snapshot_sha256, run.language)
     with transaction.atomic():
         run = ReportRun.objects.select_for_update().get(pk=run_id)
         if run.status == RunStatus.DONE:  # another delivery finished first
@@ -142,6 +148,26 @@ def report_render(run_id: int) -> ReportRun | None:
         run.finished_at = timezone.now()
         run.save()
     return run
+
+
+def same_report(run: ReportRun) -> ReportRun | None:
+    """An earlier finished run of the same evaluation whose PDF this run would reproduce: same
+    snapshot seal, language and sections (its file still there), or None."""
+    earlier = (
+        ReportRun.objects.filter(
+            evaluation_id=run.evaluation_id,
+            status=RunStatus.DONE,
+            snapshot_sha256=run.snapshot_sha256,
+            language=run.language,
+        )
+        .exclude(pk=run.pk)
+        .exclude(pdf="")
+        .order_by("-finished_at", "-pk")
+    )
+    for candidate in earlier[:5]:
+        if candidate.sections == run.sections and candidate.pdf.storage.exists(candidate.pdf.name):
+            return candidate
+    return None
 
 
 def report_fail(run_id: int, error: str) -> None:

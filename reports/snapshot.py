@@ -955,5 +955,12 @@ def snapshot_json(snapshot: dict) -> bytes:
     return json.dumps(snapshot, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
 
 
+# What a snapshot records about the render rather than the evaluation: left out of its seal.
+UNSEALED_META = ("generated_at",)
+
+
 def snapshot_sha256(snapshot: dict) -> str:
-    return hashlib.sha256(snapshot_json(snapshot)).hexdigest()
+    """The seal: the SHA-256 of the snapshot's content. The render time is printed beside it but
+    not sealed, so two renders of unchanged data print the same hash."""
+    meta = {k: v for k, v in snapshot.get("meta", {}).items() if k not in UNSEALED_META}
+    return hashlib.sha256(snapshot_json({**snapshot, "meta": meta})).hexdigest()

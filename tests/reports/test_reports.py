@@ -120,6 +120,44 @@ def test_rendering_is_idempotent_and_reproducible(filled, owner):
     assert rerender.refused == []
 
 
+def finished(run):
+    run.refresh_from_db()
+    if run.status != RunStatus.DONE:
+        services.report_render(run.pk)
+        run.refresh_from_db()
+    return run
+
+
+def test_unchanged_data_keeps_its_seal_and_reuses_the_pdf(filled, owner, monkeypatch):
+    first = finished(services.report_request(user=owner, evaluation=filled, language="en")[0])
+    renders = []
+    monkeypatch.setattr(services, "render_pdf", lambda *a: renders.append(a) or render_pdf(*a))
+    same = finished(services.report_request(user=owner, evaluation=filled, language="en")[0])
+    # The seal covers the content, not the render time; the PDF is the earlier one, not redrawn.
+    assert same.snapshot_sha256 == first.snapshot_sha256
+    assert renders == [] and same.pdf_sha256 == first.pdf_sha256 and same.pages == first.pages
+    assert same.pdf.name != first.pdf.name and same.pdf.read() == first.pdf.read()
+    # Another language, other sections, or changed data: rendered anew.
+    zh = finished(services.report_request(user=owner, evaluation=filled, language="zh-hans")[0])
+    part = finished(
+        services.report_request(user=owner, evaluation=filled, language="en", sections=["poc"])[0]
+    )
+    filled.refresh_from_db()
+    filled.notes = "Changed after the first report."
+    filled.save()
+    changed = finished(services.report_request(user=owner, evaluation=filled, language="en")[0])
+    assert len(renders) == 3
+    assert changed.snapshot_sha256 != first.snapshot_sha256
+    assert len({zh.pdf_sha256, part.pdf_sha256, changed.pdf_sha256, first.pdf_sha256}) == 4
+
+
+def test_every_page_of_a_draft_report_says_draft(filled, owner):
+    run = finished(services.report_request(user=owner, evaluation=filled, language="en")[0])
+    pages = PdfReader(io.BytesIO(run.pdf.read())).pages
+    assert len(pages) > 1
+    assert all("DRAFT — no decision recorded" in page.extract_text() for page in pages)
+
+
 def test_non_members_get_404(client, filled, owner, people):
     run, _sent = services.report_request(user=owner, evaluation=filled, language="en")
     client.force_login(people["outsider"])

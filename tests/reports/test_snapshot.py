@@ -126,8 +126,14 @@ def test_snapshot_is_plain_json_and_deterministic(full):
     assert snapshot_json(first) == snapshot_json(second)
     assert snapshot_sha256(first) == snapshot_sha256(second)
     assert re.fullmatch(r"[0-9a-f]{64}", snapshot_sha256(first))
+    # The seal covers the content, not the render time: unchanged data, same hash.
     other_time = build_snapshot(full, language="en", generated_at="2027-03-02T09:00:00+08:00")
-    assert snapshot_sha256(other_time) != snapshot_sha256(first)
+    assert snapshot_json(other_time) != snapshot_json(first)
+    assert snapshot_sha256(other_time) == snapshot_sha256(first)
+    full.title = "GPU platform 2028"
+    full.save()
+    changed = build_snapshot(full, language="en", generated_at=GENERATED)
+    assert snapshot_sha256(changed) != snapshot_sha256(first)
 
 
 def test_snapshot_holds_every_section(full):
@@ -301,3 +307,15 @@ def test_query_count_does_not_grow_with_candidates(evaluation, owner, reviewers)
     # +6 since POC verification: the reminders' test beds, the cases' capabilities (2), the
     # beds, the layers and the claims it compares.
     assert few <= 77
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_a_report_before_the_decision_is_marked_draft_on_every_page(full, language):
+    snap = build_snapshot(full, language=language, generated_at=GENERATED)
+    assert snap["meta"]["status"] not in ("decided", "archived")
+    html = render(snap, language)
+    assert 'data-testid="draft-mark"' in html and 'class="report draft"' in html
+    for status in ("decided", "archived"):
+        final = {**snap, "meta": {**snap["meta"], "status": status}}
+        html = render(final, language)
+        assert "draft-mark" not in html and "draft-decision" not in html
