@@ -319,3 +319,10 @@ def test_a_report_before_the_decision_is_marked_draft_on_every_page(full, langua
         final = {**snap, "meta": {**snap["meta"], "status": status}}
         html = render(final, language)
         assert "draft-mark" not in html and "draft-decision" not in html
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_no_raw_timestamps_in_the_report(full, language):
+    html = render(build_snapshot(full, language=language, generated_at=GENERATED), language)
+    assert not re.search(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}", html)
+    assert ("2027年3月1日" if language == "zh-hans" else "March 1, 2027") in html
