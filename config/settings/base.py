@@ -148,6 +148,8 @@ LOGOUT_REDIRECT_URL = "login"
 LANGUAGE_CODE = env("DJANGO_LANGUAGE_CODE", default="en")
 LANGUAGES = [("en", _("English")), ("zh-hans", _("Simplified Chinese"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Per-language number and date formats that differ from Django's (zh-Hans groups thousands).
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = env("DJANGO_TIME_ZONE", default="Asia/Shanghai")
 USE_I18N = True
 USE_TZ = True

@@ -52,3 +52,13 @@ def test_report_without_any_cost_inputs_says_none_were_entered(evaluation, owner
     assert snap["costs"]["entered"] is False and snap["costs"]["missing"] == ["Slurm"]
     section = costs_section(snap, "en")
     assert "No costs entered yet." in section and "0.00" not in section
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_money_is_grouped_by_thousands_in_both_languages(evaluation, owner, language):
+    (slurm,) = add_candidates(evaluation, owner, "slurm")
+    services.cost_input_save(user=owner, candidate=slurm, expected_version=0, one_off=15447500)
+    section = costs_section(
+        build_snapshot(evaluation, language=language, generated_at=GENERATED), language
+    )
+    assert "15,447,500.00" in section and "15447500.00" not in section
