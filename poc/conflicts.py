@@ -198,10 +198,15 @@ def declaration_save(
         row.vendors = vendors_of(candidate)[:500]
         row.allowed, row.allowance_reason = False, ""  # the owner decides on what is declared now
         row.decided_by, row.decided_at = None, None
+    _save(row, user)
+    return row
+
+
+def _save(row: ConflictDeclaration, user) -> None:
+    """Validate and save a declaration one version up, recording who changed it."""
     bump(row)
     row.full_clean(exclude=["evaluation", "candidate", "member", "decided_by"])
     save_as(row, user)
-    return row
 
 
 @transaction.atomic
@@ -220,9 +225,7 @@ def allowance_grant(
         raise ValidationError({"reason": _("Say why this member may score despite the conflict.")})
     row.allowed, row.allowance_reason = True, reason
     row.decided_by, row.decided_at = user, timezone.now()
-    bump(row)
-    row.full_clean(exclude=["evaluation", "candidate", "member", "decided_by"])
-    save_as(row, user)
+    _save(row, user)
     return row
 
 
