@@ -76,7 +76,7 @@ beat: install translations
 
 bench: install translations
 	$(BIN)/python bench/catalog_compare.py
-	$(BIN)/python bench/report_render.py --skip-naive
+	$(BIN)/python bench/report_render.py
 
 clean:
 	rm -rf $(VENV) staticfiles .ruff_cache
