@@ -131,7 +131,9 @@ def finished(run):
 def test_unchanged_data_keeps_its_seal_and_reuses_the_pdf(filled, owner, monkeypatch):
     first = finished(services.report_request(user=owner, evaluation=filled, language="en")[0])
     renders = []
-    monkeypatch.setattr(services, "render_pdf", lambda *a: renders.append(a) or render_pdf(*a))
+    monkeypatch.setattr(
+        services, "render_pdf", lambda *a, **k: renders.append(a) or render_pdf(*a, **k)
+    )
     same = finished(services.report_request(user=owner, evaluation=filled, language="en")[0])
     # The seal covers the content, not the render time; the PDF is the earlier one, not redrawn.
     assert same.snapshot_sha256 == first.snapshot_sha256
