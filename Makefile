@@ -19,7 +19,8 @@ run: install translations
 	$(MANAGE) seed_demo_users
 	$(MANAGE) demo
 	@echo "Shortlist is at http://$(HOST):$(PORT)/ (sign in with a demo account above)."
-	$(MANAGE) runserver $(HOST):$(PORT)
+	@# The web server and a report worker together; Ctrl-C stops both (bin/serve-local).
+	BIN=$(BIN) HOST=$(HOST) PORT=$(PORT) bin/serve-local
 
 test: install-test translations
 	$(BIN)/ruff check .
@@ -66,7 +67,7 @@ format: $(BIN)/.installed
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# A Celery worker for when REDIS_URL is set (without it, tasks run in-process).
+# A Celery worker on its own (production: REDIS_URL set; `make run` starts one by itself).
 worker: install translations
 	$(BIN)/celery -A config worker --loglevel=INFO
 

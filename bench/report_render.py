@@ -61,6 +61,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 os.environ.setdefault("DJANGO_DEBUG", "false")  # as a worker runs: no query log kept in memory
 os.environ.pop("REDIS_URL", None)  # no broker: report tasks run in-process (eager)
+os.environ.pop("CELERY_BROKER_URL", None)
+os.environ["CELERY_TASK_ALWAYS_EAGER"] = "true"  # the embedded default would queue them
 TMP_DIR = None
 if (
     CHILD_FLAG not in sys.argv and FLOOR_FLAG not in sys.argv

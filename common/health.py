@@ -1,5 +1,8 @@
 """Probes for /healthz: each returns {"ok": bool, "detail": str} and never raises."""
 
+import os
+from pathlib import Path
+
 from django.conf import settings
 
 
@@ -15,8 +18,16 @@ def database_status(connection) -> dict:
 
 def broker_status(url: str | None = None) -> dict:
     url = settings.REDIS_URL if url is None else url
-    if not url:
+    if url:
+        return redis_status(url)
+    if settings.CELERY_TASK_ALWAYS_EAGER:
         return {"ok": True, "detail": "in-process tasks (no REDIS_URL)"}
+    if str(settings.CELERY_BROKER_URL).startswith("filesystem:"):
+        return filesystem_status(settings.CELERY_BROKER_TRANSPORT_OPTIONS)
+    return {"ok": True, "detail": str(settings.CELERY_BROKER_URL).partition(":")[0]}
+
+
+def redis_status(url: str) -> dict:
     import redis
 
     try:
@@ -25,3 +36,11 @@ def broker_status(url: str | None = None) -> dict:
         return {"ok": True, "detail": "redis"}
     except Exception as exc:  # connection refused, timeout, auth error ...
         return {"ok": False, "detail": f"{type(exc).__name__}: {exc}".strip()[:300]}
+
+
+def filesystem_status(options: dict) -> dict:
+    """The embedded broker answers when its message folder can be written."""
+    folder = Path(options.get("data_folder_out", "data_out"))
+    if folder.is_dir() and os.access(folder, os.W_OK | os.X_OK):
+        return {"ok": True, "detail": "filesystem"}
+    return {"ok": False, "detail": f"filesystem: {folder} is not a writable folder"[:300]}

@@ -44,14 +44,24 @@ class RenderedPdf:
     refused: list[str]
 
 
-def render_pdf(snapshot: dict, sha256: str, language: str) -> RenderedPdf:
-    """Render the stored snapshot to PDF; the same snapshot always gives the same text."""
+def render_pdf(snapshot: dict, sha256: str, language: str, *, progress=None) -> RenderedPdf:
+    """Render the stored snapshot to PDF; the same snapshot always gives the same text.
+
+    `progress(percent)`, when given, hears how far it has come: the HTML is built (25), the
+    pages are laid out (80), the PDF is written (95)."""
     from weasyprint import HTML
+
+    def step(percent: int) -> None:
+        if progress is not None:
+            progress(percent)
 
     fetcher = SafeURLFetcher()
     html = report_html(snapshot, sha256, language, for_pdf=True)
+    step(25)
     document = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render()
+    step(80)
     content = document.write_pdf()
+    step(95)
     return RenderedPdf(
         content=content,
         sha256=hashlib.sha256(content).hexdigest(),

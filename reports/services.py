@@ -68,10 +68,12 @@ def blind_refusal(user, evaluation: Evaluation, sections) -> str:
 def report_request(
     *, user, evaluation: Evaluation, language: str, sections: list[str] | None = None
 ) -> tuple[ReportRun, bool]:
-    """Freeze the evaluation's data into a run and send it to the worker after commit.
+    """Freeze the evaluation's data into a run and send it to the worker once it is committed.
 
-    `sections`: the parts to print after the cover (None: all). Returns the run and whether it
-    could be enqueued right away."""
+    `sections`: the parts to print after the cover (None: all). When an earlier finished run
+    printed the same snapshot (`same_report`), the new run is finished here with that PDF, with
+    no round trip through the worker. Returns the run and whether it is done or on its way
+    (False: the broker could not be reached and the run waits for a retry)."""
     if not user.has_perm("evaluations.view_evaluation", evaluation):
         raise Forbidden(_("Only members can request reports."))
     if language not in dict(settings.LANGUAGES):
@@ -94,7 +96,35 @@ def report_request(
             snapshot=snapshot,
             snapshot_sha256=snapshot_sha256(snapshot),
         )
+        earlier = same_report(run)
+        if earlier is not None:
+            now = timezone.now()
+            run.started_at = now
+            _finish(run, reused_pdf(earlier), finished_at=now)
+    if run.status == RunStatus.DONE:
+        return run, True
     return run, report_enqueue(run.pk)
+
+
+def reused_pdf(earlier: ReportRun) -> RenderedPdf:
+    """The PDF of an earlier run that printed the same snapshot."""
+    with earlier.pdf.open("rb") as f:
+        content = f.read()
+    return RenderedPdf(content, earlier.pdf_sha256, earlier.pages, refused=[])
+
+
+def _finish(run: ReportRun, pdf: RenderedPdf, *, finished_at) -> None:
+    """Store the run's own copy of the PDF and mark it done (inside the caller's transaction)."""
+    name = f"shortlist-{run.evaluation_id}-{run.pk}-{run.language}.pdf"
+    run.pdf.save(name, ContentFile(pdf.content), save=False)
+    run.pdf_sha256 = pdf.sha256
+    run.pdf_size = len(pdf.content)
+    run.pages = pdf.pages
+    run.progress = 100
+    run.status = RunStatus.DONE
+    run.error = ""
+    run.finished_at = finished_at
+    run.save()
 
 
 def report_retry(*, user, run: ReportRun) -> bool:
@@ -128,26 +158,26 @@ def report_render(run_id: int) -> ReportRun | None:
         run.save()
     earlier = same_report(run)
     if earlier is not None:  # the same sealed content, language and sections: no new render
-        with earlier.pdf.open("rb") as f:
-            content = f.read()
-        pdf = RenderedPdf(content, earlier.pdf_sha256, earlier.pages, refused=[])
+        pdf = reused_pdf(earlier)
     else:
-        pdf = render_pdf(run.snapshot, run.snapshot_sha256, run.language)
+        pdf = render_pdf(
+            run.snapshot, run.snapshot_sha256, run.language, progress=_progress_of(run_id)
+        )
     with transaction.atomic():
         run = ReportRun.objects.select_for_update().get(pk=run_id)
         if run.status == RunStatus.DONE:  # another delivery finished first
             return run
-        name = f"shortlist-{run.evaluation_id}-{run.pk}-{run.language}.pdf"
-        run.pdf.save(name, ContentFile(pdf.content), save=False)
-        run.pdf_sha256 = pdf.sha256
-        run.pdf_size = len(pdf.content)
-        run.pages = pdf.pages
-        run.progress = 100
-        run.status = RunStatus.DONE
-        run.error = ""
-        run.finished_at = timezone.now()
-        run.save()
+        _finish(run, pdf, finished_at=timezone.now())
     return run
+
+
+def _progress_of(run_id: int):
+    """Records how far the render has come, for the page that polls the run."""
+
+    def record(percent: int) -> None:
+        ReportRun.objects.filter(pk=run_id, status=RunStatus.RENDERING).update(progress=percent)
+
+    return record
 
 
 def same_report(run: ReportRun) -> ReportRun | None:

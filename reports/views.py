@@ -21,7 +21,7 @@ from poc.selectors import hidden_cell_count
 
 from . import sections, services
 from .forms import ReportPreviewForm, ReportRequestForm, chosen_sections
-from .models import ReportRun
+from .models import ReportRun, RunStatus
 from .render import report_html
 from .snapshot import build_snapshot, snapshot_sha256
 
@@ -61,23 +61,31 @@ class ReportListView(EvaluationMixin, PageAction, View):
         user, retry = self.request.user, form.cleaned_data["retry"]
         if retry:
             run = get_object_or_404(ReportRun, pk=retry, evaluation=self.evaluation)
-            return services.report_retry(user=user, run=run)
-        _run, sent = services.report_request(
-            user=user,
-            evaluation=self.evaluation,
-            language=form.cleaned_data["language"],
-            sections=chosen_sections(self.request.POST),
-        )
-        return sent
+            sent = services.report_retry(user=user, run=run)
+        else:
+            run, sent = services.report_request(
+                user=user,
+                evaluation=self.evaluation,
+                language=form.cleaned_data["language"],
+                sections=chosen_sections(self.request.POST),
+            )
+        run.refresh_from_db(fields=["status", "error"])
+        return run, sent
 
     def refuse(self, form, status, error=None, **extra):
         messages.error(self.request, error or form_error_text(form))
         return redirect(self.success_url())
 
-    def success(self, sent):
-        if sent:
+    def success(self, result):
+        run, sent = result
+        if run.status == RunStatus.DONE:
+            messages.success(self.request, _("Report ready: download it below."))
+        elif run.status == RunStatus.FAILED:
+            messages.error(self.request, _("The report could not be rendered: the error is below."))
+        elif sent:
             messages.success(
-                self.request, _("Report requested. It appears below when it is ready.")
+                self.request,
+                _("Report requested: it is queued, and the list below follows its progress."),
             )
         else:
             messages.warning(

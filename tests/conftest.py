@@ -190,3 +190,28 @@ def purge_queued_tasks(redis_url: str) -> int:
 
     with app.connection_for_write(redis_url) as conn:
         return app.control.purge(connection=conn) or 0
+
+
+# --- the embedded default (make run): SQLite file, filesystem broker, a worker process -------
+
+
+@pytest.fixture(scope="session")
+def embedded_template(tmp_path_factory):
+    """A migrated, seeded SQLite database with the demo evaluation, made once per run."""
+    from tests.embedded import prepare_database
+
+    folder = tmp_path_factory.mktemp("embedded-template")
+    prepare_database(folder)
+    return folder
+
+
+@pytest.fixture
+def embedded_site(embedded_template, tmp_path):
+    """bin/serve-local (web server + Celery worker) on a copy of that database."""
+    from tests.embedded import start_site
+
+    site = start_site(embedded_template, tmp_path / "site")
+    yield site
+    if site.process.poll() is None:
+        site.press_ctrl_c()
+    site.kill_leftovers()

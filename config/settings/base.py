@@ -210,15 +210,30 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-# Celery: with REDIS_URL the tasks go to a worker; without it they run in-process.
+# Celery. With REDIS_URL (production, docker compose, CI) the broker is Redis. Without it (the
+# embedded default of `make run`) the broker is kombu's filesystem transport: messages are files
+# under var/celery/, so the web server returns at once and a worker started beside it (make run
+# does) renders the report, as in production, with no broker server to install.
+# CELERY_BROKER_URL overrides either choice; CELERY_TASK_ALWAYS_EAGER=true runs tasks inside the
+# requesting process instead (the test settings do so when there is no Redis).
 REDIS_URL = env("REDIS_URL", default="")
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_DIR = Path(env("CELERY_BROKER_DIR", default=str(VAR_DIR / "celery")))
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="") or REDIS_URL or "filesystem://localhost/"
 CELERY_RESULT_BACKEND = None
-CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "socket_timeout": 5}
+if CELERY_BROKER_URL.startswith("filesystem:"):
+    # One folder for both directions (web writes, worker reads); how often an idle worker looks.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(CELERY_BROKER_DIR / "queue"),
+        "data_folder_out": str(CELERY_BROKER_DIR / "queue"),
+        "control_folder": str(CELERY_BROKER_DIR / "control"),
+        "polling_interval": env.float("CELERY_POLLING_INTERVAL", default=0.25),
+    }
+else:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "socket_timeout": 5}
 CELERY_TIMEZONE = TIME_ZONE
 # Reports: a redelivered task must be safe (tasks are idempotent), so acknowledge late and
 # requeue when a worker dies; keep the broker's visibility timeout above the hard time limit.

@@ -16,6 +16,11 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 # A real worker in tests reports results through Redis so a test can wait for them.
 CELERY_RESULT_BACKEND = env("REDIS_URL", default="") or None
+# Without Redis, unit tests run tasks in-process; the tests of the embedded broker start their
+# own worker processes and configure it for them (tests/reports/test_embedded_worker.py).
+if not CELERY_RESULT_BACKEND and not env("CELERY_BROKER_URL", default=""):
+    CELERY_BROKER_URL = "memory://"
+    CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=True)
 
 import tempfile  # noqa: E402
 

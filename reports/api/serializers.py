@@ -65,7 +65,9 @@ class ReportRunSerializer(serializers.ModelSerializer):
 
 class ReportRunQueuedSerializer(ReportRunSerializer):
     queued_now = serializers.SerializerMethodField(
-        help_text="False when the task queue was unreachable: the run is kept; retry it later."
+        help_text="False when the task queue was unreachable: the run is kept; retry it later. "
+        "True when it went to the worker, or is already done (an earlier run printed the same "
+        "snapshot: its PDF is reused)."
     )
 
     class Meta(ReportRunSerializer.Meta):

@@ -67,7 +67,9 @@ class ReportListView(ReportView):
     @extend_schema(
         summary="Request a PDF report (rendered in the background)",
         description="Freezes the evaluation's data into a snapshot and queues the run. 202 with "
-        "the run; poll it until `status` is done or failed. Sections that print scores "
+        "the run; poll it until `status` is done or failed. When an earlier finished run has "
+        "the same snapshot seal, language and sections, the run is already done, with that PDF. "
+        "Sections that print scores "
         "(summary, poc, robustness, appendix) are refused with 400 while blind scoring hides "
         "cells from you.",
         request=s.ReportRequestSerializer,

@@ -83,3 +83,44 @@ document.addEventListener("click", function (event) {
     event.preventDefault();
   }
 });
+
+// A form that starts background work (requesting a report) shows at once that it was sent: its
+// submit button is disabled, marked busy and relabelled (data-busy-label) until the next page
+// arrives, and a second press does not send it again. Without JavaScript the form posts as is.
+document.addEventListener("submit", function (event) {
+  var form = event.target;
+  if (!form.hasAttribute || !form.hasAttribute("data-busy-on-submit") || event.defaultPrevented) {
+    return;
+  }
+  if (form.getAttribute("aria-busy") === "true") {
+    event.preventDefault();
+    return;
+  }
+  form.setAttribute("aria-busy", "true");
+  var button = event.submitter || form.querySelector("[type=submit]");
+  if (!button) return;
+  // After this turn: a button disabled before the form data is built would drop its value.
+  window.setTimeout(function () {
+    button.disabled = true;
+    button.classList.add("busy");
+    if (button.hasAttribute("data-busy-label")) {
+      button.setAttribute("data-idle-label", button.textContent);
+      button.textContent = button.getAttribute("data-busy-label");
+    }
+  }, 0);
+});
+
+// Coming back with the browser's Back button shows the page as it was left: ready again.
+window.addEventListener("pageshow", function (event) {
+  if (!event.persisted) return;
+  document.querySelectorAll("form[data-busy-on-submit][aria-busy]").forEach(function (form) {
+    form.removeAttribute("aria-busy");
+    form.querySelectorAll("[type=submit].busy").forEach(function (button) {
+      button.disabled = false;
+      button.classList.remove("busy");
+      if (button.hasAttribute("data-idle-label")) {
+        button.textContent = button.getAttribute("data-idle-label");
+      }
+    });
+  });
+});

@@ -48,10 +48,31 @@ def test_healthy(client, redis_url):
 
 
 def test_without_redis_tasks_run_in_process_and_that_is_healthy(client):
-    with override_settings(REDIS_URL=""):
+    with override_settings(REDIS_URL="", CELERY_TASK_ALWAYS_EAGER=True):
         response = client.get("/healthz")
     assert response.status_code == 200
     assert "in-process" in response.json()["checks"]["broker"]["detail"]
+
+
+def test_the_embedded_broker_is_healthy_while_its_folder_can_be_written(client, tmp_path):
+    from common.health import broker_status
+
+    folder = tmp_path / "queue"
+    embedded = {
+        "REDIS_URL": "",
+        "CELERY_TASK_ALWAYS_EAGER": False,
+        "CELERY_BROKER_URL": "filesystem://localhost/",
+        "CELERY_BROKER_TRANSPORT_OPTIONS": {"data_folder_out": str(folder)},
+    }
+    with override_settings(**embedded):
+        assert broker_status() == {
+            "ok": False,
+            "detail": f"filesystem: {folder} is not a writable folder",
+        }
+        assert client.get("/healthz").status_code == 503
+        folder.mkdir()
+        assert broker_status() == {"ok": True, "detail": "filesystem"}
+        assert client.get("/healthz").status_code == 200
 
 
 def test_broker_down_is_503_naming_the_broker(client):

@@ -18,7 +18,7 @@ from poc import services as poc_services
 from reports import services
 from reports.fetcher import BASE_URL, FetchRefused, SafeURLFetcher
 from reports.models import ReportRun, RunStatus
-from reports.render import harfbuzz_subsetting_available, render_pdf
+from reports.render import RenderedPdf, harfbuzz_subsetting_available, render_pdf
 from reports.sections import ALL as ALL_SECTIONS
 from reports.tasks import check_translations
 from tests.factories import add_candidates, answer_all, declare_none, submit_one_score, unused_pk
@@ -131,7 +131,9 @@ def finished(run):
 def test_unchanged_data_keeps_its_seal_and_reuses_the_pdf(filled, owner, monkeypatch):
     first = finished(services.report_request(user=owner, evaluation=filled, language="en")[0])
     renders = []
-    monkeypatch.setattr(services, "render_pdf", lambda *a: renders.append(a) or render_pdf(*a))
+    monkeypatch.setattr(
+        services, "render_pdf", lambda *a, **k: renders.append(a) or render_pdf(*a, **k)
+    )
     same = finished(services.report_request(user=owner, evaluation=filled, language="en")[0])
     # The seal covers the content, not the render time; the PDF is the earlier one, not redrawn.
     assert same.snapshot_sha256 == first.snapshot_sha256
@@ -382,3 +384,69 @@ def test_the_run_list_has_a_fixed_query_count_and_leaves_snapshots_alone(
     assert response.status_code == 200 and response.content.count(b"<tr data-status") == 15
     run_queries = [q["sql"] for q in many.captured_queries if "reports_reportrun" in q["sql"]]
     assert run_queries and not any('"snapshot"' in sql for sql in run_queries)
+
+
+# --- requesting: honest messages, re-requests finished on the spot -----------------------------
+
+
+def test_a_queued_request_says_so_and_the_page_follows_it(client, filled, owner, monkeypatch):
+    sent = []
+    monkeypatch.setattr(services, "report_enqueue", lambda run_id: sent.append(run_id) or True)
+    client.force_login(owner)
+    response = client.post(report_page(filled), {"language": "en"}, follow=True)
+    run = ReportRun.objects.get(evaluation=filled)
+    assert sent == [run.pk] and run.status == RunStatus.QUEUED
+    html = response.content.decode()
+    assert "Report requested: it is queued, and the list below follows its progress." in html
+    assert "appears below" not in html
+    assert 'hx-trigger="every 1s"' in html  # the list polls while the run is unfinished
+    assert "data-busy-on-submit" in html and 'data-busy-label="Requesting…"' in html
+
+
+def test_a_finished_request_says_it_is_ready(client, filled, owner, settings):
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        first = finished(services.report_request(user=owner, evaluation=filled, language="en")[0])
+        assert first.status == RunStatus.DONE  # the request below reuses it
+    client.force_login(owner)
+    response = client.post(report_page(filled), {"language": "en"}, follow=True)
+    assert "Report ready: download it below." in response.content.decode()
+    assert ReportRun.objects.filter(evaluation=filled).latest("pk").status == RunStatus.DONE
+
+
+def test_an_unchanged_re_request_is_done_at_once_without_the_worker(filled, owner, monkeypatch):
+    first = finished(services.report_request(user=owner, evaluation=filled, language="en")[0])
+    sent, renders = [], []
+    monkeypatch.setattr(services, "report_enqueue", lambda run_id: sent.append(run_id) or True)
+    monkeypatch.setattr(services, "render_pdf", lambda *a, **k: renders.append(a))
+    again, queued = services.report_request(user=owner, evaluation=filled, language="en")
+    assert queued and sent == [] and renders == []
+    again.refresh_from_db()
+    assert again.status == RunStatus.DONE and again.progress == 100
+    assert again.started_at and again.finished_at and again.pages == first.pages
+    assert again.pdf.name != first.pdf.name and again.pdf.read() == first.pdf.read()
+    # Another language still goes to the worker.
+    zh, _queued = services.report_request(user=owner, evaluation=filled, language="zh-hans")
+    assert sent == [zh.pk] and zh.status == RunStatus.QUEUED
+
+
+def test_the_worker_records_progress_while_it_renders(filled, owner, monkeypatch):
+    run = ReportRun.objects.create(
+        evaluation=filled,
+        requested_by=owner,
+        language="en",
+        sections=["questions"],
+        snapshot={},
+        snapshot_sha256="0" * 64,
+    )
+    seen = []
+
+    def fake_render(snapshot, sha256, language, *, progress):
+        for percent in (25, 80, 95):
+            progress(percent)
+            seen.append(ReportRun.objects.get(pk=run.pk).progress)
+        return RenderedPdf(b"%PDF-1.7 test", "f" * 64, 1, refused=[])
+
+    monkeypatch.setattr(services, "render_pdf", fake_render)
+    services.report_render(run.pk)
+    run.refresh_from_db()
+    assert seen == [25, 80, 95] and run.status == RunStatus.DONE and run.progress == 100
