@@ -4,7 +4,9 @@ A report is rendered from this snapshot only (never from live rows), and the sna
 is printed on it, so the same evaluation data gives the same bytes and the same hash. To keep it
 that way the snapshot holds only str, int, float, bool, None, lists and dicts: Decimals become
 strings, dates ISO strings, and every list has a fixed order. Nothing here reads the clock; the
-caller passes `generated_at`.
+caller passes `generated_at`, whose day is also the reference for stale catalog claims
+(catalog.freshness): a claim that ages past the limit changes the summary's caveats, and so the
+seal, even when nothing else changed.
 
 Every figure comes from the owning app's selectors (evaluations, responsibility, poc) and the
 catalog's comparison; this module only shapes their results. The query count is fixed: it does
