@@ -1,5 +1,6 @@
 """An evaluation's change history: every django-simple-history record of the evaluation and its
-rows (members, context answers, candidates, answers, decision), newest first.
+rows (members, context answers, candidates, answers, decision, constraint waivers, and what other
+apps register), newest first.
 
 One implementation for the History tab and the API. The timeline is a UNION of the history
 tables, so it paginates in the database; a page's records are then loaded with the record
@@ -12,13 +13,22 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.db import connection
 from django.db.models import CharField, OuterRef, Q, QuerySet, Subquery, Value
 from django.forms.models import model_to_dict
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from simple_history.utils import get_m2m_reverse_field_name
 
-from .models import Candidate, ContextAnswer, Decision, Evaluation, Membership, QuestionAnswer
+from .models import (
+    Candidate,
+    ConstraintWaiver,
+    ContextAnswer,
+    Decision,
+    Evaluation,
+    Membership,
+    QuestionAnswer,
+)
 
 # Bookkeeping that every save changes, or that names the row itself: not a change to show.
 HIDDEN_FIELDS = {
@@ -108,19 +118,54 @@ def _sources(evaluation: Evaluation) -> dict[str, tuple[QuerySet, tuple[str, ...
             ("candidate__solution", "question"),
         ),
         "decision": (Decision.history.filter(evaluation_id=pk), ()),
+        "constraintwaiver": (
+            ConstraintWaiver.history.filter(candidate_id__in=candidate_ids),
+            ("candidate__solution", "constraint"),
+        ),
         **{kind: (x.rows(evaluation), x.related) for kind, x in EXTRA_SOURCES.items()},
     }
 
 
-def history_timeline(evaluation: Evaluation) -> QuerySet:
-    """Rows of (history_id, history_date, kind), newest first; slice or paginate it."""
+def history_timeline(evaluation: Evaluation, kinds: dict[str, Q | None] | None = None) -> QuerySet:
+    """Rows of (history_id, history_date, kind), newest first; slice or paginate it.
+
+    `kinds` narrows it to some kinds, each with an optional filter on its history rows (kinds
+    that are not registered are left out); None means every kind."""
+    sources = _sources(evaluation)
+    if kinds is not None:
+        sources = {kind: sources[kind] for kind in kinds if kind in sources}
+        if not sources:
+            return Evaluation.history.none().values("history_id", "history_date")
     parts = [
-        qs.order_by()
+        (qs.filter(kinds[kind]) if kinds and kinds.get(kind) is not None else qs)
+        .order_by()
         .values("history_id", "history_date")
         .annotate(kind=Value(kind, output_field=CharField()))
-        for kind, (qs, _related) in _sources(evaluation).items()
+        for kind, (qs, _related) in sources.items()
     ]
     return parts[0].union(*parts[1:], all=True).order_by("-history_date", "kind", "-history_id")
+
+
+@dataclass(frozen=True)
+class KindCount:
+    kind: str
+    label: str  # the model's plural name
+    count: int
+
+
+def history_counts(evaluation: Evaluation) -> list[KindCount]:
+    """How many history records each kind has for this evaluation, most first (one query)."""
+    sources = _sources(evaluation)
+    sql, params = history_timeline(evaluation).order_by().query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT kind, COUNT(*) FROM ({sql}) AS timeline GROUP BY kind", params)
+        counts = dict(cursor.fetchall())
+    rows = [
+        KindCount(kind, str(qs.model.instance_type._meta.verbose_name_plural), counts[kind])
+        for kind, (qs, _related) in sources.items()
+        if counts.get(kind)
+    ]
+    return sorted(rows, key=lambda r: (-r.count, r.label))
 
 
 def _describe(kind: str, record) -> str:
@@ -136,6 +181,10 @@ def _describe(kind: str, record) -> str:
     if kind == "questionanswer":
         who = record.candidate.name if record.candidate else f"#{record.candidate_id}"
         what = record.question.text if record.question else f"#{record.question_id}"
+        return f"{who} — {what}"
+    if kind == "constraintwaiver":
+        who = record.candidate.name if record.candidate else f"#{record.candidate_id}"
+        what = record.constraint.name if record.constraint else f"#{record.constraint_id}"
         return f"{who} — {what}"
     if kind in EXTRA_SOURCES:
         return EXTRA_SOURCES[kind].describe(record)

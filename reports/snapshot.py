@@ -4,7 +4,9 @@ A report is rendered from this snapshot only (never from live rows), and the sna
 is printed on it, so the same evaluation data gives the same bytes and the same hash. To keep it
 that way the snapshot holds only str, int, float, bool, None, lists and dicts: Decimals become
 strings, dates ISO strings, and every list has a fixed order. Nothing here reads the clock; the
-caller passes `generated_at`.
+caller passes `generated_at`, whose day is also the reference for stale catalog claims
+(catalog.freshness): a claim that ages past the limit changes the summary's caveats, and so the
+seal, even when nothing else changed.
 
 Every figure comes from the owning app's selectors (evaluations, responsibility, poc) and the
 catalog's comparison; this module only shapes their results. The query count is fixed: it does
@@ -15,18 +17,23 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.utils import timezone
+from django.db.models import Q
+from django.utils import formats, timezone
+from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import override, pgettext
 
+from catalog.freshness import STALE_AFTER_MONTHS, claim_staleness
 from catalog.models import SupportLevel
 from catalog.selectors import solution_comparison
 from common.charts import cumulative_cost_chart, radar_chart
+from common.placeholders import is_placeholder_url
 from evaluations.constraints import constraint_checks
-from evaluations.history import history_entries, history_timeline
+from evaluations.history import history_counts, history_entries, history_timeline
 from evaluations.models import (
     AnswerScale,
     Assessment,
@@ -34,6 +41,7 @@ from evaluations.models import (
     ContextFact,
     Evaluation,
     MemberRole,
+    Status,
 )
 from evaluations.reminders import reminders_for
 from evaluations.selectors import EvaluationData, evaluation_data
@@ -42,7 +50,7 @@ from poc.gate import decided_despite
 from poc.models import ConflictDeclaration, Direction, Evidence
 from poc.rubric import bands_text
 from poc.selectors import Results, results
-from poc.thin import thin_note
+from poc.thin import thin_items, thin_note
 from responsibility import checks
 from responsibility.selectors import evaluation_costs, evaluation_matrices, parties_for
 
@@ -59,9 +67,27 @@ from .verification import verification_snapshot
 # robustness says `thin` instead of naming a leader on thin data, and the decided status
 # change records why open POC cells were accepted (decided_despite); 9: declared conflicts of
 # interest and the owner's decisions on them (appendix.conflicts); 10: POC test beds and the
-# capabilities the POC verified or contradicted (poc.verification).
-SCHEMA_VERSION = 10
-HISTORY_LIMIT = 50
+# capabilities the POC verified or contradicted (poc.verification); 11: the summary leads with
+# the decision (or the draft statement) and a one-page headline (summary.focus: the chosen,
+# proposed or shortlisted candidates against the hard constraints, cost and POC; summary.poc,
+# summary.risks), lists caveats (summary.caveats: unknown and stale catalog claims, placeholder
+# evidence links), the chain carries its tools' reasons and says `proposed` until the status is
+# final, answers mark placeholder evidence (evidence_placeholder), and the history appendix
+# summarises (counts by kind and the decisive changes) instead of listing the newest 50.
+SCHEMA_VERSION = 11
+DECISIVE_LIMIT = 40
+DETAIL_CHARS = 140
+FINAL_STATUSES = (Status.DECIDED, Status.ARCHIVED)
+# The history kinds whose records are decisive, each with a filter on its history rows: the
+# decision record, constraint waivers, conflicts of interest (the owner's allowances among them,
+# picked by their change to `allowed`) and approvals (when an app registers them). Status
+# changes come from the status log, with their reasons.
+DECISIVE_KINDS = {
+    "decision": None,
+    "constraintwaiver": None,
+    "conflictdeclaration": Q(has_conflict=True),
+    "approval": None,
+}
 SCORE_QUANTUM = Decimal("0.01")
 PERCENT_QUANTUM = Decimal("0.1")
 
@@ -100,6 +126,15 @@ def _iso_datetime(value: datetime | None) -> str | None:
     if timezone.is_aware(value):
         value = timezone.localtime(value)
     return value.replace(microsecond=0).isoformat()
+
+
+def _report_day(generated_at: str) -> date | None:
+    """The report's day in the configured time zone, for the staleness rule; None if unknown."""
+    try:
+        moment = datetime.fromisoformat(str(generated_at))
+    except ValueError:
+        return None
+    return timezone.localdate(moment) if timezone.is_aware(moment) else moment.date()
 
 
 def _person(user) -> str | None:
@@ -193,18 +228,22 @@ def _summary(data: EvaluationData, scenario_fit: dict) -> dict:
         for c in data.eliminated
     ]
     decision = data.decision
+    chosen = sorted(decision.chosen.all(), key=lambda c: c.name) if decision is not None else []
+    final = e.status in FINAL_STATUSES
+    tools = chosen or list(data.shortlisted)
     scenarios = [s.name for s in sorted(e.scenarios.all(), key=lambda s: (s.order, s.pk))]
     return {
         # The method's chain: scenario -> the type that carries the main responsibility -> tools
-        # (the chosen ones once decided, else the shortlist).
+        # (the chosen ones once decided, the proposed ones before, else the shortlist).
         "chain": {
             "scenarios": scenarios,
             "type": e.main_type.name if e.main_type else None,
             "type_reason": e.main_type_reason,
-            "tools": sorted(c.name for c in decision.chosen.all())
-            if decision is not None and decision.chosen.all()
-            else [c["name"] for c in shortlist],
-            "decided": decision is not None and bool(decision.chosen.all()),
+            "tools": [c.name for c in tools],
+            "tool_reasons": [{"name": c.name, "reason": _candidate_reason(c)} for c in tools],
+            # Chosen only once the status is final; before that the decision is a proposal.
+            "decided": bool(chosen) and final,
+            "proposed": bool(chosen) and not final,
         },
         "scenarios": scenarios,
         "context": context,
@@ -213,7 +252,8 @@ def _summary(data: EvaluationData, scenario_fit: dict) -> dict:
         "decision": None
         if decision is None
         else {
-            "chosen": sorted(c.name for c in decision.chosen.all()),
+            "chosen": [c.name for c in chosen],
+            "final": final,
             "rationale": decision.rationale,
             "date": _iso_date(decision.decided_on),
             "decided_by": decision.decided_by,
@@ -222,6 +262,14 @@ def _summary(data: EvaluationData, scenario_fit: dict) -> dict:
         },
         "scenario_fit": scenario_fit if scenario_fit["scored"] else None,
     }
+
+
+def _candidate_reason(candidate) -> str:
+    """Why a candidate is on the shortlist, in one text: its own reason, else its first rule's."""
+    if candidate.reason:
+        return candidate.reason
+    rules = sorted(candidate.rules.all(), key=lambda r: (r.order, r.pk))
+    return rules[0].reason if rules else ""
 
 
 def _types(data: EvaluationData) -> list[dict]:
@@ -237,8 +285,9 @@ def _types(data: EvaluationData) -> list[dict]:
     ]
 
 
-def _catalog(data: EvaluationData) -> tuple[list[dict], dict, list[dict]]:
-    """Per-candidate catalog facts and claims, the capability matrix, and the sources cited."""
+def _catalog(data: EvaluationData, on: date | None) -> tuple[list[dict], dict, list[dict], list]:
+    """Per-candidate catalog facts and claims, the capability matrix, the sources cited, and
+    per candidate its caveats: unknown and stale claims (catalog.freshness, as of `on`)."""
     shortlisted = data.shortlisted
     comparison = solution_comparison(solutions=[c.solution for c in shortlisted])
     # A stack's claims are its layers' combined (evaluations.stacks), each with its layer.
@@ -256,7 +305,12 @@ def _catalog(data: EvaluationData) -> tuple[list[dict], dict, list[dict]]:
         keys = sorted(s.key for s in claim.sources.all()) if claim else []
         if claim:
             for s in claim.sources.all():
-                sources[s.key] = {"key": s.key, "title": s.title, "as_of": s.as_of}
+                sources[s.key] = {
+                    "key": s.key,
+                    "title": s.title,
+                    "as_of": s.as_of,
+                    "placeholder": is_placeholder_url(s.url),
+                }
         return {
             "level": level,
             "label": str(labels[level]),
@@ -366,7 +420,40 @@ def _catalog(data: EvaluationData) -> tuple[list[dict], dict, list[dict]]:
         "levels": [{"key": key, "label": str(label)} for key, label in SupportLevel.choices],
         "groups": groups,
     }
-    return candidates, matrix, [sources[k] for k in sorted(sources)]
+    caveats = [_caveats(per_candidate[i], sources, on) for i in range(len(shortlisted))]
+    return candidates, matrix, [sources[k] for k in sorted(sources)], caveats
+
+
+def _caveats(claims_by_group: dict[str, list], sources: dict, on: date | None) -> dict:
+    """One candidate's claims a reader should not lean on: unknown ones, and those the
+    staleness rule (catalog.freshness.claim_staleness) flags, in capability-matrix order."""
+    unknown, stale = [], []
+    for claims in claims_by_group.values():
+        for claim in claims:
+            if claim["level"] == SupportLevel.UNKNOWN:
+                unknown.append(claim["capability"])
+                continue
+            finding = claim_staleness(
+                level=claim["level"],
+                as_of_version=claim["as_of"],
+                source_as_of=[sources[k]["as_of"] for k in claim["sources"] if k in sources],
+                has_sources=bool(claim["sources"]),
+                on=on,
+            )
+            if finding is not None:
+                checked = _iso_date(finding.checked)
+                stale.append(
+                    {
+                        "capability": claim["capability"],
+                        "layer": claim.get("layer", ""),
+                        "reason": finding.reason,
+                        "checked": checked,
+                        "reason_label": _("no source or version")
+                        if finding.reason == "unsourced"
+                        else "",
+                    }
+                )
+    return {"unknown": unknown, "stale": stale}
 
 
 def _layer(layer) -> str:
@@ -401,6 +488,7 @@ def _answer(question, a, party_names: dict[str, str]) -> dict:
         "answer_label": label,
         "explanation": a.explanation if a else "",
         "evidence_url": a.evidence_url if a else "",
+        "evidence_placeholder": bool(a and is_placeholder_url(a.evidence_url)),
         "complete": bool(a and a.is_complete),
         "missing": a.missing_parts() if a else [],
     }
@@ -848,26 +936,173 @@ def _conflicts(evaluation: Evaluation) -> list[dict]:
     ]
 
 
-def _history(evaluation: Evaluation) -> dict:
-    timeline = history_timeline(evaluation)
-    total = timeline.count()
-    entries = history_entries(evaluation, timeline[:HISTORY_LIMIT])
-    return {
-        "total": total,
-        "shown": len(entries),
-        "entries": [
+def _decisive_details(entry) -> str:
+    """The fields a decisive change set, shortly: "Chosen: Slurm; Decided by: Board"."""
+    parts = []
+    for c in entry.changes:
+        if c.new_display == entry.reason:
+            continue
+        shown = c.new_display
+        if isinstance(c.new, date):  # in the report's language, like every other date
+            shown = formats.date_format(c.new, "DATE_FORMAT")
+        label = f"{c.label[:1].upper()}{c.label[1:]}"
+        parts.append(f"{label}: {Truncator(shown).chars(DETAIL_CHARS)}")
+    return pgettext("list separator", "; ").join(parts)
+
+
+def _history(evaluation: Evaluation, despite: dict | None) -> dict:
+    """A summary of the change history: how many records of each kind, and the decisive
+    changes (status changes with their reasons, decision records, constraint waivers, the
+    owner's allowances on conflicts of interest, approvals), oldest first. Every change stays
+    on the evaluation's History tab and in the API."""
+    counts = history_counts(evaluation)
+    statuses = dict(Status.choices)
+    changes = list(
+        evaluation.status_changes.select_related("changed_by").order_by("changed_at", "pk")
+    )
+    last_decided = next((c for c in reversed(changes) if c.to_status == Status.DECIDED), None)
+    # (moment, order, entry): sorted by the exact time, the status log first on a tie, then
+    # the history's own order (oldest record first).
+    decisive = [
+        (
+            c.changed_at,
+            n,
             {
-                "when": _iso_datetime(e.when),
-                "who": e.who,
-                "model_label": e.model_label,
-                "object": e.object,
-                "action": e.action,
-                "action_label": e.action_label,
-                "changes": len(e.changes),
-                "reason": e.reason,
+                "when": _iso_datetime(c.changed_at),
+                "who": _person(c.changed_by),
+                "kind": "status",
+                "label": str(_("Status change")),
+                "object": f"{statuses.get(c.from_status, c.from_status)} → "
+                f"{statuses.get(c.to_status, c.to_status)}",
+                "action_label": "",
+                "details": "",
+                "reason": c.reason,
+                # The reason this decision was accepted with open POC cells (poc.gate).
+                "despite": bool(despite) and c is last_decided,
+            },
+        )
+        for n, c in enumerate(changes)
+    ]
+    rows = list(history_timeline(evaluation, DECISIVE_KINDS))
+    entries = history_entries(evaluation, rows)
+    for n, e in enumerate(reversed(entries), start=len(changes)):
+        if e.model == "conflictdeclaration" and not any(c.field == "allowed" for c in e.changes):
+            continue  # a declaration, not the owner's decision on it
+        entry = {
+            "when": _iso_datetime(e.when),
+            "who": e.who,
+            "kind": e.model,
+            "label": f"{e.model_label[:1].upper()}{e.model_label[1:]}",
+            "object": e.object,
+            "action_label": e.action_label,
+            "details": _decisive_details(e),
+            "reason": e.reason,
+            "despite": False,
+        }
+        decisive.append((e.when, n, entry))
+    decisive = [entry for _when, _n, entry in sorted(decisive, key=lambda d: (d[0], d[1]))]
+    return {
+        "total": sum(k.count for k in counts),
+        "by_kind": [{"kind": k.kind, "label": k.label, "count": k.count} for k in counts],
+        "decisive_total": len(decisive),
+        "decisive": decisive[-DECISIVE_LIMIT:],
+    }
+
+
+def _headline(data: EvaluationData, snapshot: dict, caveats: list[dict], res: Results) -> dict:
+    """What the first page says besides the decision: the candidates it is about (the chosen
+    ones, the proposed ones before the status is final, else the shortlist) against the hard
+    constraints, their cost of ownership and POC result; how complete the POC is; the open
+    high-severity risks; and the caveats a signer should know about."""
+    decision = data.decision
+    chosen = sorted(decision.chosen.all(), key=lambda c: c.name) if decision is not None else []
+    if chosen:
+        basis = "chosen" if data.evaluation.status in FINAL_STATUSES else "proposed"
+    else:
+        basis = "shortlist"
+    focus = chosen or list(data.shortlisted)
+    index = {c.pk: i for i, c in enumerate(data.shortlisted)}
+    candidates = snapshot["candidates"]
+    costs = snapshot["costs"]
+    cost_rows = {c["name"]: c for c in costs["candidates"]}
+    poc = snapshot["poc"]
+    poc_rows = {c["name"]: c for c in poc["candidates"]}
+    sufficiency = res.sufficiency
+    thin_keys = {key for key, _c, _e in sufficiency.thin} if sufficiency else set()
+    leaders = {key for t in res.by_type for key in t.leaders} if poc["scored"] else set()
+
+    rows = []
+    for c in focus:
+        i = index.get(c.pk)
+        cost = cost_rows.get(c.name)
+        score = poc_rows.get(c.name)
+        rows.append(
+            {
+                "name": c.name,
+                "type": c.solution.solution_type.name,
+                "constraints": [
+                    {
+                        "name": k["name"],
+                        "verdict": k["verdict"],
+                        "verdict_label": k["verdict_label"],
+                        "waived": bool(k["waiver"]),
+                    }
+                    for k in (candidates[i]["constraints"] if i is not None else [])
+                ],
+                "cost": {"total": cost["total"], "people_share": cost["people_share"]}
+                if cost
+                else None,
+                "cost_missing": c.name in costs["missing"],
+                "poc": {
+                    "score": score["score"],
+                    "completeness": score["completeness"],
+                    "thin": str(c.pk) in thin_keys,
+                    "leads": str(c.pk) in leaders,
+                }
+                if score and poc["scored"]
+                else None,
+                "caveats": caveats[i] if i is not None else {"unknown": [], "stale": []},
             }
-            for e in entries
-        ],
+        )
+
+    focus_keys = {str(c.pk) for c in focus}
+    thin = []
+    if sufficiency is not None and poc["scored"]:
+        names = {str(c.pk): c.name for c in res.card.candidates}
+        groups = {b.plan_group.group.key: b.plan_group.group.name for b in res.card.groups}
+        mine = replace(sufficiency, thin=tuple(t for t in sufficiency.thin if t[0] in focus_keys))
+        thin = thin_items(mine, names, groups)
+    reminders = snapshot["reminders"]
+    high = [r["title"] for r in reminders if r["severity"] == "high"]
+    placeholders = sum(
+        1 for q in snapshot["questions"] for a in q["answers"] if a["evidence_placeholder"]
+    )
+    return {
+        "focus": {
+            "basis": basis,
+            "candidates": rows,
+            "years": costs["years"],
+            "currency": costs["currency"],
+            "costs_entered": costs["entered"],
+        },
+        "poc": {
+            "has_plan": poc["has_plan"],
+            "scored": poc["scored"],
+            "minimum": _percent(sufficiency.minimum) if sufficiency else None,
+            "thin": thin,
+            "open_disagreements": poc["open_disagreements"],
+            "missing_cells": poc["missing_cells"],
+        },
+        "risks": {"high": high, "other": len(reminders) - len(high)},
+        "caveats": {
+            "stale_after_months": STALE_AFTER_MONTHS,
+            "candidates": [
+                {"name": r["name"], **r["caveats"]}
+                for r in rows
+                if r["caveats"]["unknown"] or r["caveats"]["stale"]
+            ],
+            "placeholder_links": placeholders,
+        },
     }
 
 
@@ -919,7 +1154,7 @@ def build_snapshot(
         owner = next((m.user for m in members if m.role == MemberRole.OWNER), None)
         res = results(evaluation, owner or data.evaluation.created_by, see_all=True)
         scenario_fit = _scenario_fit(res)
-        candidates, capabilities, sources = _catalog(data)
+        candidates, capabilities, sources, caveats = _catalog(data, _report_day(generated_at))
         matrices = evaluation_matrices(evaluation)  # shared by the matrix and cost sections
         parties = parties_for(evaluation)  # shared by the questions and the matrices
         snapshot = {
@@ -939,14 +1174,18 @@ def build_snapshot(
                 "verification": verification_snapshot(evaluation, res.card),
             },
             "reminders": _reminders(data),
-            "appendix": {
-                "test_cases": _test_cases(res),
-                "evidence": _evidence(evaluation),
-                "conflicts": _conflicts(evaluation),
-                "sources": sources,
-                "history": _history(evaluation),
-            },
         }
+        summary = snapshot["summary"]
+        snapshot["appendix"] = {
+            "test_cases": _test_cases(res),
+            "evidence": _evidence(evaluation),
+            "conflicts": _conflicts(evaluation),
+            "sources": sources,
+            "history": _history(
+                evaluation, summary["decision"] and summary["decision"]["decided_despite"]
+            ),
+        }
+        summary.update(_headline(data, snapshot, caveats, res))
     return snapshot
 
 

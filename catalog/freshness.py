@@ -1,0 +1,93 @@
+"""When a catalog claim is too old or too thin to lean on.
+
+A claim's as-of texts (its `as_of_version` and each source's `as_of`) are free text such as
+"SchedMD/slurm commit of 2026-08-20", "page dated 2025-08-19", "docs as of 2026" or "v1.15.1".
+The rule, in one place (`claim_staleness`):
+
+* a claim whose level is unknown is not "stale": it says nothing, and is listed as unknown;
+* a claim with neither a source nor an as-of version is **unsourced**;
+* otherwise the newest date found in its as-of texts is when it was last checked: a full date
+  (2026-08-20) or month (2026-08) as written, a bare year (2026) read as the end of that year so
+  a year alone never makes a claim look older than it may be. If that date is more than
+  `STALE_AFTER_MONTHS` months before the reference day (the report's date), the claim is
+  **stale**. A claim with a version or source but no date at all is not judged stale: a version
+  number says what was read, even if not when.
+
+Stdlib only, so it can be tested without a database.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+STALE_AFTER_MONTHS = 12
+
+UNSOURCED = "unsourced"
+STALE = "stale"
+
+_FULL = re.compile(r"(?<!\d)((?:19|20)\d{2})-(\d{2})(?:-(\d{2}))?(?!\d)")
+_YEAR = re.compile(r"(?<![\d.\-v])((?:19|20)\d{2})(?![\d.\-])")
+
+
+@dataclass(frozen=True)
+class Staleness:
+    reason: str  # UNSOURCED or STALE
+    checked: date | None = None  # the newest date found, for STALE
+
+
+def _end_of_month(year: int, month: int) -> date:
+    if month == 12:
+        return date(year, 12, 31)
+    return date.fromordinal(date(year, month + 1, 1).toordinal() - 1)
+
+
+def checked_on(texts: Iterable[str]) -> date | None:
+    """The newest date written in `texts` (see the module docstring), or None."""
+    found: list[date] = []
+    for text in texts:
+        text = text or ""
+        for year, month, day in _FULL.findall(text):
+            y, m = int(year), int(month)
+            if not 1 <= m <= 12:
+                continue
+            try:
+                found.append(date(y, m, int(day)) if day else _end_of_month(y, m))
+            except ValueError:
+                continue
+        for year in _YEAR.findall(_FULL.sub(" ", text)):
+            found.append(date(int(year), 12, 31))
+    return max(found, default=None)
+
+
+def months_before(day: date, months: int) -> date:
+    """The same day `months` months earlier, clamped to that month's last day."""
+    year, month0 = divmod(day.year * 12 + day.month - 1 - months, 12)
+    return date(year, month0 + 1, min(day.day, _end_of_month(year, month0 + 1).day))
+
+
+def claim_staleness(
+    *,
+    level: str,
+    as_of_version: str,
+    source_as_of: list[str],
+    has_sources: bool,
+    on: date | None,
+    months: int = STALE_AFTER_MONTHS,
+) -> Staleness | None:
+    """Why a claim should not be leaned on without checking, or None when it may be.
+
+    `source_as_of` are the as-of texts of its sources; `on` is the reference day (None: no
+    date rule, e.g. when the report's date is not known)."""
+    if level == "unknown":
+        return None
+    if not has_sources and not (as_of_version or "").strip():
+        return Staleness(UNSOURCED)
+    if on is None:
+        return None
+    checked = checked_on([as_of_version, *source_as_of])
+    if checked is not None and checked < months_before(on, months):
+        return Staleness(STALE, checked)
+    return None
