@@ -218,7 +218,10 @@ def test_placeholder_evidence_is_not_presented_as_a_link(proposal, language):
     assert html.count('data-testid="placeholder-evidence"') == 3
     pdf = render_pdf(snap, snapshot_sha256(snap), language)
     content = "\n".join(pages(pdf.content))
-    assert "example.com" not in content.replace("(such as example.com)", "")
+    # The caveat names the kind of address once, in words ("such as example.com").
+    assert "example.com" not in content.replace("(such as example.com)", "").replace(
+        "（如 example.com）", ""
+    )
     assert label in content
 
 
