@@ -112,13 +112,15 @@ def _sources(evaluation: Evaluation) -> dict[str, tuple[QuerySet, tuple[str, ...
     }
 
 
-def history_timeline(evaluation: Evaluation) -> QuerySet:
-    """Rows of (history_id, history_date, kind), newest first; slice or paginate it."""
+def history_timeline(evaluation: Evaluation, *, exclude: tuple[str, ...] = ()) -> QuerySet:
+    """Rows of (history_id, history_date, kind), newest first; slice or paginate it. `exclude`
+    leaves kinds out (the report's sealed history leaves out the approvals that follow it)."""
     parts = [
         qs.order_by()
         .values("history_id", "history_date")
         .annotate(kind=Value(kind, output_field=CharField()))
         for kind, (qs, _related) in _sources(evaluation).items()
+        if kind not in exclude
     ]
     return parts[0].union(*parts[1:], all=True).order_by("-history_date", "kind", "-history_id")
 

@@ -25,6 +25,7 @@ from django.utils.translation import override, pgettext
 from catalog.models import SupportLevel
 from catalog.selectors import solution_comparison
 from common.charts import cumulative_cost_chart, radar_chart
+from evaluations.approvals import HISTORY_KIND, signoff_snapshot
 from evaluations.constraints import constraint_checks
 from evaluations.history import history_entries, history_timeline
 from evaluations.models import (
@@ -59,8 +60,9 @@ from .verification import verification_snapshot
 # robustness says `thin` instead of naming a leader on thin data, and the decided status
 # change records why open POC cells were accepted (decided_despite); 9: declared conflicts of
 # interest and the owner's decisions on them (appendix.conflicts); 10: POC test beds and the
-# capabilities the POC verified or contradicted (poc.verification).
-SCHEMA_VERSION = 10
+# capabilities the POC verified or contradicted (poc.verification); 11: the approvals'
+# sign-off (signoff, outside the seal; the sealed history leaves approvals out).
+SCHEMA_VERSION = 11
 HISTORY_LIMIT = 50
 SCORE_QUANTUM = Decimal("0.01")
 PERCENT_QUANTUM = Decimal("0.1")
@@ -849,7 +851,8 @@ def _conflicts(evaluation: Evaluation) -> list[dict]:
 
 
 def _history(evaluation: Evaluation) -> dict:
-    timeline = history_timeline(evaluation)
+    # Approvals come after the seal: their history is in the unsealed "signoff".
+    timeline = history_timeline(evaluation, exclude=UNSEALED_HISTORY)
     total = timeline.count()
     entries = history_entries(evaluation, timeline[:HISTORY_LIMIT])
     return {
@@ -946,6 +949,7 @@ def build_snapshot(
                 "sources": sources,
                 "history": _history(evaluation),
             },
+            "signoff": signoff_snapshot(evaluation),
         }
     return snapshot
 
@@ -957,10 +961,16 @@ def snapshot_json(snapshot: dict) -> bytes:
 
 # What a snapshot records about the render rather than the evaluation: left out of its seal.
 UNSEALED_META = ("generated_at",)
+# Parts that come after the seal: the approvals of the sealed content (who approved which hash)
+# cannot be inside what they approve.
+UNSEALED_KEYS = ("signoff",)
+UNSEALED_HISTORY = (HISTORY_KIND,)
 
 
 def snapshot_sha256(snapshot: dict) -> str:
     """The seal: the SHA-256 of the snapshot's content. The render time is printed beside it but
-    not sealed, so two renders of unchanged data print the same hash."""
+    not sealed, so two renders of unchanged data print the same hash; the sign-off (approvals)
+    is printed but not sealed either."""
     meta = {k: v for k, v in snapshot.get("meta", {}).items() if k not in UNSEALED_META}
-    return hashlib.sha256(snapshot_json({**snapshot, "meta": meta})).hexdigest()
+    sealed = {k: v for k, v in snapshot.items() if k not in UNSEALED_KEYS}
+    return hashlib.sha256(snapshot_json({**sealed, "meta": meta})).hexdigest()
