@@ -132,16 +132,21 @@ def _lock_status(evaluation: Evaluation) -> None:
     evaluation.status = saved.get(pk=evaluation.pk)
 
 
-def _require_owner_while_decided(user, evaluation: Evaluation) -> None:
+def _require_owner_while_decided(user, evaluation: Evaluation, *, naming: bool = True) -> None:
     if user.has_perm("evaluations.request_approval", evaluation):
         return
     if user.has_perm("evaluations.manage_members", evaluation):  # the owner, at the wrong time
-        raise Conflict(
-            _(
-                "Approvers are named while the evaluation is decided; it is %(status)s. Mark it "
-                "decided first."
+        status = {"status": evaluation.get_status_display()}
+        if naming:
+            raise Conflict(
+                _(
+                    "Approvers are named while the evaluation is decided; it is %(status)s. "
+                    "Mark it decided first."
+                )
+                % status
             )
-            % {"status": evaluation.get_status_display()}
+        raise Conflict(
+            _("Requests are withdrawn while the evaluation is decided; it is %(status)s.") % status
         )
     raise Forbidden(_("Only the evaluation's owner names approvers or withdraws a request."))
 
@@ -199,7 +204,7 @@ def approval_withdraw(*, user, approval: Approval, expected_version) -> Approval
     """The owner withdraws a request nobody has decided yet."""
     evaluation = approval.evaluation
     _lock_status(evaluation)
-    _require_owner_while_decided(user, evaluation)
+    _require_owner_while_decided(user, evaluation, naming=False)
     row = lock_and_check(Approval, pk=approval.pk, expected_version=expected_version)
     if row.voided_at is not None:
         raise Conflict(_("This request was already withdrawn or voided."))

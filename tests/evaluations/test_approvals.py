@@ -179,13 +179,17 @@ def test_only_reports_built_while_decided_in_this_round_are_approvable(evaluatio
 def test_an_archived_evaluation_is_still_approved_but_takes_no_new_approvers(
     decided, owner, people, run
 ):
-    viewer = people[MemberRole.VIEWER]
+    viewer, editor = people[MemberRole.VIEWER], people[MemberRole.EDITOR]
     request = ask(decided, owner, viewer)
+    waiting = ask(decided, owner, editor)
     ev.evaluation_transition(user=owner, evaluation=decided, to_status="archived")
     assert approve(request, viewer, run).decision == ApprovalDecision.APPROVED
     decided.refresh_from_db()
-    with pytest.raises(Conflict, match="while the evaluation is decided"):
-        ask(decided, owner, people[MemberRole.EDITOR])
+    with pytest.raises(Conflict, match="Approvers are named while the evaluation is decided"):
+        ask(decided, owner, people[MemberRole.REVIEWER])
+    waiting.evaluation = decided
+    with pytest.raises(Conflict, match="Requests are withdrawn while the evaluation is decided"):
+        approvals.approval_withdraw(user=owner, approval=waiting, expected_version=1)
 
 
 def test_reopening_voids_every_active_approval_with_its_reason(decided, owner, people, run):
