@@ -13,3 +13,6 @@ class EvaluationsConfig(AppConfig):
         from .services_seed import questions_load_seed
 
         register("questions", questions_load_seed)
+        from .approvals import register_history
+
+        register_history()

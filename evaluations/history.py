@@ -126,16 +126,22 @@ def _sources(evaluation: Evaluation) -> dict[str, tuple[QuerySet, tuple[str, ...
     }
 
 
-def history_timeline(evaluation: Evaluation, kinds: dict[str, Q | None] | None = None) -> QuerySet:
+def history_timeline(
+    evaluation: Evaluation,
+    kinds: dict[str, Q | None] | None = None,
+    *,
+    exclude: tuple[str, ...] = (),
+) -> QuerySet:
     """Rows of (history_id, history_date, kind), newest first; slice or paginate it.
 
     `kinds` narrows it to some kinds, each with an optional filter on its history rows (kinds
-    that are not registered are left out); None means every kind."""
-    sources = _sources(evaluation)
+    that are not registered are left out); None means every kind. `exclude` leaves kinds out
+    (the report's sealed history leaves out the approvals that follow it)."""
+    sources = {k: v for k, v in _sources(evaluation).items() if k not in exclude}
     if kinds is not None:
         sources = {kind: sources[kind] for kind in kinds if kind in sources}
-        if not sources:
-            return Evaluation.history.none().values("history_id", "history_date")
+    if not sources:
+        return Evaluation.history.none().values("history_id", "history_date")
     parts = [
         (qs.filter(kinds[kind]) if kinds and kinds.get(kind) is not None else qs)
         .order_by()
@@ -153,10 +159,12 @@ class KindCount:
     count: int
 
 
-def history_counts(evaluation: Evaluation) -> list[KindCount]:
-    """How many history records each kind has for this evaluation, most first (one query)."""
+def history_counts(evaluation: Evaluation, *, exclude: tuple[str, ...] = ()) -> list[KindCount]:
+    """How many history records each kind has for this evaluation, most first (one query);
+    `exclude` leaves kinds out, as in `history_timeline`."""
     sources = _sources(evaluation)
-    sql, params = history_timeline(evaluation).order_by().query.sql_with_params()
+    timeline = history_timeline(evaluation, exclude=exclude)
+    sql, params = timeline.order_by().query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT kind, COUNT(*) FROM ({sql}) AS timeline GROUP BY kind", params)
         counts = dict(cursor.fetchall())

@@ -641,3 +641,6 @@ class StatusChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.from_status} → {self.to_status}"
+
+
+from .models_approvals import Approval, ApprovalDecision  # noqa: E402,F401  (after the decision)

@@ -8,7 +8,7 @@ import rules
 
 from common.roles import is_admin, is_tech_lead
 
-from .models import MemberRole
+from .models import MemberRole, Status
 
 
 def member_role(user, evaluation) -> str | None:
@@ -48,6 +48,11 @@ def is_open(user, evaluation) -> bool:
     return evaluation is not None and not evaluation.is_sealed
 
 
+@rules.predicate
+def is_decided(user, evaluation) -> bool:
+    return evaluation is not None and evaluation.status == Status.DECIDED
+
+
 can_create = is_tech_lead | is_admin
 
 rules.add_perm("evaluations.add_evaluation", can_create)
@@ -57,6 +62,10 @@ rules.add_perm("evaluations.manage_members", is_owner)
 rules.add_perm("evaluations.change_status", is_editor)
 rules.add_perm("evaluations.reopen_evaluation", is_owner)
 rules.add_perm("evaluations.waive_constraint", is_owner & is_open)
+# Approvals follow the decision: the owner names approvers while it is decided; the approver
+# (a member, checked against the request itself) decides while it is sealed.
+rules.add_perm("evaluations.request_approval", is_owner & is_decided)
+rules.add_perm("evaluations.decide_approval", is_member & ~is_open)
 
 # The question libraries are catalog-like: everyone reads, admins edit (Django admin).
 for model in ("contextquestion", "fivequestion", "constraint"):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import members, shortlist, views
+from . import members, shortlist, views, views_approvals
 
 app_name = "evaluations"
 
@@ -23,6 +23,11 @@ urlpatterns = [
         name="answer_save",
     ),
     path("<int:pk>/decision/", views.DecisionView.as_view(), name="evaluation_decision"),
+    path(
+        "<int:pk>/decision/approvals/",
+        views_approvals.ApprovalsView.as_view(),
+        name="approvals",
+    ),
     path("<int:pk>/members/", members.MembersView.as_view(), name="evaluation_members"),
     path("<int:pk>/history/", views.HistoryView.as_view(), name="evaluation_history"),
 ]

@@ -16,7 +16,7 @@ from django.views.generic import TemplateView
 
 from common.views import PageAction
 
-from . import services
+from . import approvals, services
 from .answer_scales import party_choices
 from .forms import (
     AnswerForm,
@@ -36,6 +36,8 @@ from .selectors import (
     evaluation_data_list,
 )
 
+HOME_APPROVALS = 10  # the home page lists this many of my waiting approval requests
+
 
 class HomeView(LoginRequiredMixin, TemplateView):
     """Each user's start page: their evaluations (with status, progress, reminders), then tools."""
@@ -47,6 +49,7 @@ class HomeView(LoginRequiredMixin, TemplateView):
         user = self.request.user
         ctx["rows"] = [(d, reminders_for(d)) for d in evaluation_data_list(user)]
         ctx["can_create"] = user.has_perm("evaluations.add_evaluation")
+        ctx["approval_requests"] = approvals.pending_for(user, limit=HOME_APPROVALS)
         return ctx
 
 

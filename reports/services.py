@@ -182,7 +182,8 @@ def _progress_of(run_id: int):
 
 def same_report(run: ReportRun) -> ReportRun | None:
     """An earlier finished run of the same evaluation whose PDF this run would reproduce: same
-    snapshot seal, language and sections (its file still there), or None."""
+    snapshot seal, language, sections and sign-off (the approvals, printed but not sealed; its
+    file still there), or None."""
     earlier = (
         ReportRun.objects.filter(
             evaluation_id=run.evaluation_id,
@@ -195,7 +196,11 @@ def same_report(run: ReportRun) -> ReportRun | None:
         .order_by("-finished_at", "-pk")
     )
     for candidate in earlier[:5]:
-        if candidate.sections == run.sections and candidate.pdf.storage.exists(candidate.pdf.name):
+        if (
+            candidate.sections == run.sections
+            and candidate.snapshot.get("signoff") == run.snapshot.get("signoff")
+            and candidate.pdf.storage.exists(candidate.pdf.name)
+        ):
             return candidate
     return None
 

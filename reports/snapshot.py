@@ -32,6 +32,7 @@ from catalog.models import SupportLevel
 from catalog.selectors import solution_comparison
 from common.charts import cumulative_cost_chart, radar_chart
 from common.placeholders import is_placeholder_url
+from evaluations.approvals import HISTORY_KIND, signoff_snapshot
 from evaluations.constraints import constraint_checks
 from evaluations.history import history_counts, history_entries, history_timeline
 from evaluations.models import (
@@ -73,20 +74,21 @@ from .verification import verification_snapshot
 # summary.risks), lists caveats (summary.caveats: unknown and stale catalog claims, placeholder
 # evidence links), the chain carries its tools' reasons and says `proposed` until the status is
 # final, answers mark placeholder evidence (evidence_placeholder), and the history appendix
-# summarises (counts by kind and the decisive changes) instead of listing the newest 50.
-SCHEMA_VERSION = 11
+# summarises (counts by kind and the decisive changes) instead of listing the newest 50; 12: the
+# approvals' sign-off (signoff, outside the seal, with the approvals' own history; the sealed
+# history leaves approvals out).
+SCHEMA_VERSION = 12
 DECISIVE_LIMIT = 40
 DETAIL_CHARS = 140
 FINAL_STATUSES = (Status.DECIDED, Status.ARCHIVED)
 # The history kinds whose records are decisive, each with a filter on its history rows: the
 # decision record, constraint waivers, conflicts of interest (the owner's allowances among them,
-# picked by their change to `allowed`) and approvals (when an app registers them). Status
-# changes come from the status log, with their reasons.
+# picked by their change to `allowed`). Status changes come from the status log, with their
+# reasons. Approvals follow the seal: they are decisive too, but live in the unsealed sign-off.
 DECISIVE_KINDS = {
     "decision": None,
     "constraintwaiver": None,
     "conflictdeclaration": Q(has_conflict=True),
-    "approval": None,
 }
 SCORE_QUANTUM = Decimal("0.01")
 PERCENT_QUANTUM = Decimal("0.1")
@@ -953,9 +955,10 @@ def _decisive_details(entry) -> str:
 def _history(evaluation: Evaluation, despite: dict | None) -> dict:
     """A summary of the change history: how many records of each kind, and the decisive
     changes (status changes with their reasons, decision records, constraint waivers, the
-    owner's allowances on conflicts of interest, approvals), oldest first. Every change stays
+    owner's allowances on conflicts of interest), oldest first. Every change stays
     on the evaluation's History tab and in the API."""
-    counts = history_counts(evaluation)
+    # Approvals come after the seal: their history is in the unsealed "signoff".
+    counts = history_counts(evaluation, exclude=UNSEALED_HISTORY)
     statuses = dict(Status.choices)
     changes = list(
         evaluation.status_changes.select_related("changed_by").order_by("changed_at", "pk")
@@ -1186,6 +1189,7 @@ def build_snapshot(
             ),
         }
         summary.update(_headline(data, snapshot, caveats, res))
+        snapshot["signoff"] = signoff_snapshot(evaluation)
     return snapshot
 
 
@@ -1196,10 +1200,16 @@ def snapshot_json(snapshot: dict) -> bytes:
 
 # What a snapshot records about the render rather than the evaluation: left out of its seal.
 UNSEALED_META = ("generated_at",)
+# Parts that come after the seal: the approvals of the sealed content (who approved which hash)
+# cannot be inside what they approve.
+UNSEALED_KEYS = ("signoff",)
+UNSEALED_HISTORY = (HISTORY_KIND,)
 
 
 def snapshot_sha256(snapshot: dict) -> str:
     """The seal: the SHA-256 of the snapshot's content. The render time is printed beside it but
-    not sealed, so two renders of unchanged data print the same hash."""
+    not sealed, so two renders of unchanged data print the same hash; the sign-off (approvals)
+    is printed but not sealed either."""
     meta = {k: v for k, v in snapshot.get("meta", {}).items() if k not in UNSEALED_META}
-    return hashlib.sha256(snapshot_json({**snapshot, "meta": meta})).hexdigest()
+    sealed = {k: v for k, v in snapshot.items() if k not in UNSEALED_KEYS}
+    return hashlib.sha256(snapshot_json({**sealed, "meta": meta})).hexdigest()

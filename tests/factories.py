@@ -209,6 +209,64 @@ def submit_one_score(evaluation, owner, *, slug="slurm", score="4", username="co
     return case, candidate
 
 
+def decide(evaluation, owner, *candidates):
+    """Record the decision choosing `candidates` and mark the evaluation decided (from draft or
+    POC), with the reason the POC gate asks for when cells are open."""
+    import datetime
+
+    from evaluations import services as ev
+
+    evaluation.refresh_from_db()
+    if evaluation.status == "draft":
+        ev.evaluation_transition(user=owner, evaluation=evaluation, to_status="poc", reason="Go")
+    ev.decision_save(
+        user=owner,
+        evaluation=evaluation,
+        chosen=list(candidates),
+        rationale="Fits the HPC team.",
+        decided_on=datetime.date(2027, 1, 15),
+        decided_by="Architecture board",
+        expected_version=None,
+    )
+    ev.evaluation_transition(
+        user=owner, evaluation=evaluation, to_status="decided", reason="Signed"
+    )
+    evaluation.refresh_from_db()
+    return evaluation
+
+
+def finished_report(evaluation, user, *, language="en", sections=None, content=b"%PDF-1.4 t"):
+    """A report run of the evaluation as it is now, finished without rendering (its PDF is
+    `content`): what the worker leaves behind, for tests that only need a finished run."""
+    import hashlib
+
+    from django.core.files.base import ContentFile
+    from django.utils import timezone
+
+    from reports.models import ReportRun, RunStatus
+    from reports.snapshot import build_snapshot, snapshot_sha256
+
+    snapshot = build_snapshot(
+        evaluation, language=language, generated_at="2027-01-15T10:00:00+00:00", sections=sections
+    )
+    run = ReportRun.objects.create(
+        evaluation=evaluation,
+        requested_by=user,
+        language=language,
+        sections=snapshot["sections"],
+        snapshot=snapshot,
+        snapshot_sha256=snapshot_sha256(snapshot),
+        status=RunStatus.DONE,
+        progress=100,
+        pages=1,
+        pdf_sha256=hashlib.sha256(content).hexdigest(),
+        pdf_size=len(content),
+        finished_at=timezone.now(),
+    )
+    run.pdf.save(f"test-{run.pk}-{language}.pdf", ContentFile(content))
+    return run
+
+
 def unused_pk(model) -> int:
     """A primary key no row of `model` has (never a literal: sequences move on between runs)."""
     from django.db.models import Max
@@ -222,7 +280,7 @@ def make_everything(owner, people, *, sealed=False):
     one; library cases, an own case with a metric and one without; a submitted score with
     evidence, a draft score, a consensus, cells nobody scored; every scoring member's declared
     conflicts of interest (none, but the editor's with one candidate). `sealed` marks it
-    decided."""
+    decided, with a finished report and approvals in every state (`_approvals`)."""
     import datetime
     from decimal import Decimal
 
@@ -322,5 +380,32 @@ def make_everything(owner, people, *, sealed=False):
         ev.evaluation_transition(
             user=owner, evaluation=evaluation, to_status="decided", reason="Signed"
         )
+        _approvals(evaluation, owner, people)
     evaluation.refresh_from_db()
     return evaluation
+
+
+def _approvals(evaluation, owner, people) -> None:
+    """A decided evaluation's approvals, every state once: a finished report; the owner's and
+    the viewer's requests pending, the editor's approved, the reviewer's withdrawn."""
+    from evaluations import approvals
+    from evaluations.models import MemberRole
+
+    run = finished_report(evaluation, owner)
+    asked = {
+        role: approvals.approval_request(
+            user=owner, evaluation=evaluation, approver=people[role], role=str(role.label)
+        )
+        for role in (MemberRole.OWNER, MemberRole.EDITOR, MemberRole.REVIEWER, MemberRole.VIEWER)
+    }
+    approvals.approval_decide(
+        user=people[MemberRole.EDITOR],
+        approval=asked[MemberRole.EDITOR],
+        decision="approved",
+        run_id=run.pk,
+        comment="Matches what we agreed.",
+        expected_version=None,
+    )
+    approvals.approval_withdraw(
+        user=owner, approval=asked[MemberRole.REVIEWER], expected_version=None
+    )

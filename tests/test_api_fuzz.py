@@ -48,7 +48,7 @@ from catalog.models import (
     SolutionType,
     Source,
 )
-from evaluations.models import Constraint, ContextQuestion, FiveQuestion
+from evaluations.models import Approval, Constraint, ContextQuestion, FiveQuestion
 from poc.models import ConflictDeclaration, Evidence
 from reports import services as report_services
 from responsibility.selectors import active_areas, parties_for
@@ -100,14 +100,20 @@ def keys(queryset, field="slug", n=2) -> list:
     return list(queryset.values_list(field, flat=True)[:n])
 
 
-def known_values(evaluation, empty, run) -> dict:
+def known_values(evaluation, empty, run, sealed) -> dict:
     """Real ids and keys by path parameter: `name`, or `segment/name` for generic names. Some
-    catalog rows are spares nothing refers to, so that deleting them can succeed."""
+    catalog rows are spares nothing refers to, so that deleting them can succeed. `sealed` is a
+    decided evaluation, the only kind with approvals."""
     areas = active_areas()
     candidates = keys(evaluation.candidates, "pk", 3)
     return {
         "evaluations/id": [evaluation.pk, empty.pk],
-        "evaluation_pk": [evaluation.pk, empty.pk],
+        "evaluation_pk": [evaluation.pk, empty.pk, sealed.pk],
+        # The owner's own pending request (they decide or withdraw it) and the editor's approval.
+        "approval_pk": keys(
+            Approval.objects.filter(evaluation=sealed, voided_at=None).order_by("approver_id"),
+            "pk",
+        ),
         "members/id": keys(evaluation.memberships, "pk", 4),
         "candidates/id": candidates,
         "candidate_pk": candidates,
@@ -169,7 +175,8 @@ def world(evaluation, owner, people, admin_user, monkeypatch):
         user=owner, evaluation=everything, language="en", sections=["questions"]
     )
     report_services.report_render(run.pk)  # done, with a PDF to download
-    known = known_values(everything, evaluation, run)
+    sealed = make_everything(owner, people, sealed=True)
+    known = known_values(everything, evaluation, run, sealed)
     assert all(known.values()), known
     return {"known": known, "owner": basic(owner), "admin": basic(admin_user)}
 

@@ -42,7 +42,9 @@ import common.views
 from common.forms import VersionField
 from common.views import ActionRouter, PageAction
 from evaluations import forms as ev_forms
+from evaluations import forms_approvals as ev_appr_forms
 from evaluations.models import (
+    Approval,
     Candidate,
     ContextAnswer,
     Decision,
@@ -83,6 +85,8 @@ class World:
     areas: list[Area]
     party: Party
     conflict: ConflictDeclaration  # the editor's declared conflict with Volcano
+    people: dict = field(default_factory=dict)
+    decided: Evaluation | None = None  # made on first use (approvals need a decided one)
 
     @classmethod
     def of(cls, evaluation, people) -> World:
@@ -102,6 +106,18 @@ class World:
             conflict=ConflictDeclaration.objects.get(
                 candidate=candidates["volcano"], member=people[MemberRole.EDITOR]
             ),
+            people=people,
+        )
+
+    def sealed(self) -> Evaluation:
+        """A decided evaluation with a finished report and approvals (make_everything)."""
+        if self.decided is None:
+            self.decided = make_everything(self.owner, self.people, sealed=True)
+        return self.decided
+
+    def approval(self, role) -> Approval:
+        return Approval.objects.get(
+            evaluation=self.sealed(), approver=self.people[role], voided_at=None
         )
 
     def url(self, name, **kwargs) -> str:
@@ -434,6 +450,39 @@ def page_revoke(w: World) -> Shot:  # the allowance the race above granted
     )
 
 
+def page_approval_decide(w: World) -> Shot:  # the owner approves their own request
+    request, run = w.approval(MemberRole.OWNER), w.sealed().report_runs.get()
+    return Shot(
+        path=reverse("evaluations:approvals", kwargs={"pk": w.sealed().pk}),
+        row=by_pk(Approval, request.pk),
+        send=lambda n, v: {
+            "action": "decide",
+            "id": request.pk,
+            "run": run.pk,
+            "decision": "approved",
+            "comment": f"#{n}",
+            "version": v,
+        },
+        saved=lambda a: a.comment,
+        sent=lambda n: f"#{n}",
+        won=302,
+        owner_only=True,
+    )
+
+
+def page_approval_withdraw(w: World) -> Shot:  # the viewer's pending request
+    request = w.approval(MemberRole.VIEWER)
+    return Shot(
+        path=reverse("evaluations:approvals", kwargs={"pk": w.sealed().pk}),
+        row=by_pk(Approval, request.pk),
+        send=lambda n, v: {"action": "withdraw", "id": request.pk, "version": v},
+        saved=lambda a: a.voided_at is not None,
+        sent=lambda n: True,
+        won=302,
+        owner_only=True,
+    )
+
+
 # API ------------------------------------------------------------------------------------------
 
 
@@ -661,6 +710,49 @@ def api_revoke(w: World) -> Shot:
     )
 
 
+def api_approval_decide(w: World) -> Shot:  # the owner changes the decision the page race made
+    request, run = w.approval(MemberRole.OWNER), w.sealed().report_runs.get()
+    return Shot(
+        path=reverse(
+            "evaluations-api:approval_decide",
+            kwargs={"evaluation_pk": w.sealed().pk, "approval_pk": request.pk},
+        ),
+        row=by_pk(Approval, request.pk),
+        send=lambda n, v: {
+            "decision": "rejected",
+            "run": run.pk,
+            "comment": f"API #{n}",
+            "change": True,
+        },
+        saved=lambda a: a.comment,
+        sent=lambda n: f"API #{n}",
+        won=200,
+        owner_only=True,
+    )
+
+
+def api_approval_withdraw(
+    w: World,
+) -> Shot:  # a new request for the reviewer (theirs was withdrawn)
+    from evaluations.approvals import approval_request
+
+    request = approval_request(
+        user=w.owner, evaluation=w.sealed(), approver=w.people[MemberRole.REVIEWER], role="QA"
+    )
+    return Shot(
+        path=reverse(
+            "evaluations-api:approval_withdraw",
+            kwargs={"evaluation_pk": w.sealed().pk, "approval_pk": request.pk},
+        ),
+        row=by_pk(Approval, request.pk),
+        send=lambda n, v: {},
+        saved=lambda a: a.voided_at is not None,
+        sent=lambda n: True,
+        won=200,
+        owner_only=True,
+    )
+
+
 def page_test_bed(w: World) -> Shot:  # nobody recorded Slurm's test bed: one creates it
     return Shot(
         path=w.url("poc:testbeds"),
@@ -734,6 +826,14 @@ RACES = [
     Race("page", "poc:conflicts", "allow", page_allow, coi_forms.AllowanceForm),
     Race("page", "poc:conflicts", "revoke", page_revoke, coi_forms.RevokeForm),
     Race("page", "poc:testbeds", "", page_test_bed, poc_testbed_forms.TestBedForm),
+    Race("page", "evaluations:approvals", "decide", page_approval_decide, ev_appr_forms.DecideForm),
+    Race(
+        "page",
+        "evaluations:approvals",
+        "withdraw",
+        page_approval_withdraw,
+        ev_appr_forms.WithdrawForm,
+    ),
     Race("api", "evaluations-api:evaluation_detail", "PATCH", api_evaluation),
     Race("api", "evaluations-api:type_step", "PUT", api_main_type),
     Race("api", "evaluations-api:context_answer", "PUT", api_context_answer),
@@ -753,6 +853,8 @@ RACES = [
     Race("api", "poc-api:conflict_allow", "POST", api_allow),
     Race("api", "poc-api:conflict_revoke", "POST", api_revoke),
     Race("api", "poc-api:test_bed", "PUT", api_test_bed),
+    Race("api", "evaluations-api:approval_decide", "POST", api_approval_decide),
+    Race("api", "evaluations-api:approval_withdraw", "POST", api_approval_withdraw),
 ]
 
 # Page writes that name no version, and why: a race on them has no version to be stale.
@@ -765,6 +867,7 @@ UNVERSIONED_PAGE_WRITES = {
     ("evaluations:evaluation_shortlist", "waive"): "adds a waiver (one per candidate and rule)",
     ("evaluations:evaluation_shortlist", "unwaive"): "withdraws a waiver",
     ("evaluations:evaluation_members", "add"): "adds a member (one membership per user)",
+    ("evaluations:approvals", "request"): "names an approver (one active request per member)",
     ("evaluations:evaluation_members", "role"): "sets a role (memberships carry no version)",
     ("evaluations:evaluation_members", "remove"): "removes a member",
     ("responsibility:matrices", ""): "adds a party",

@@ -27,6 +27,7 @@ def pages_to_visit(evaluation):
         ("shortlist", f"{base}/shortlist/"),
         ("questions", f"{base}/questions/"),
         ("decision", f"{base}/decision/"),
+        ("approvals", f"{base}/decision/approvals/"),
         ("members", f"{base}/members/"),
         ("history", f"{base}/history/"),
         ("matrices", f"{base}/responsibility/"),

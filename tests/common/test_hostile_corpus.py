@@ -852,6 +852,16 @@ class World:
         self.allowed = conflicts.allowance_grant(
             user=owner, declaration=allowed, reason="A small holding.", expected_version=None
         )
+        # A decided evaluation with a finished report and approvals in every state: the only
+        # kind whose approvals page shows its forms (the owner's own request is pending).
+        from evaluations.models import Approval
+
+        self.sealed = make_everything(owner, people, sealed=True)
+        self.sealed_run = self.sealed.report_runs.get()
+        self.own_approval = Approval.objects.get(
+            evaluation=self.sealed, approver=owner, voided_at=None
+        )
+        self.free_approver = people[MemberRole.REVIEWER]  # their request was withdrawn
         # One library case out of the plan, so the "add from the library" form has a choice.
         poc_services.plan_case_remove(
             user=owner, case=e.poc_cases.filter(source_case__isnull=False).order_by("-pk")[0]
@@ -882,6 +892,10 @@ class World:
             ("key", "sources"): self.source.key,
             ("key", "shortlist-rules"): self.rule.key,
         }
+        if "/approvals/" in template and name == "evaluation_pk":
+            return self.sealed.pk
+        if name == "approval_pk":
+            return self.own_approval.pk
         if name == "declaration_pk":
             return (self.allowed if template.endswith("/revoke/") else self.blocked).pk
         if (name, before) in simple:
@@ -987,6 +1001,10 @@ class World:
             return {"parties": ["internal"]}  # the first question asks who
         if "/conflicts/candidates/" in t:
             return {"has_conflict": True, "description": "Former reseller agreement."}
+        if t.endswith("/approvals/") and m == "post":
+            return {"approver": self.free_approver.username, "role": "Quality"}
+        if t.endswith("/decide/"):
+            return {"decision": "approved", "run": self.sealed_run.pk, "comment": "Read it."}
         if t.endswith("/allow/"):
             return {"reason": "Public facts only."}
         if t.endswith("/consensus/"):
@@ -1160,6 +1178,8 @@ def world(owner, people, monkeypatch):
 def test_every_page_form_refuses_hostile_input(client, world, capsys):
     client.force_login(world.owner)
     forms, post_routes = discover_page_forms(client, world.evaluation)
+    sealed, _routes = discover_page_forms(client, world.sealed)  # the approvals page's forms
+    forms += [f for f in sealed if f.route == "evaluations:approvals"]
     for form in forms:
         fill(form, world.page_overrides(form))
     covered = {f.route for f in forms}

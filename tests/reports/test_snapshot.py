@@ -306,8 +306,9 @@ def test_query_count_does_not_grow_with_candidates(evaluation, owner, reviewers)
     # since declared conflicts of interest: the appendix's list, and their history records with
     # the candidate, solution and member.
     # +6 since POC verification: the reminders' test beds, the cases' capabilities (2), the
-    # beds, the layers and the claims it compares.
-    assert few <= 77
+    # beds, the layers and the claims it compares. +2 since approvals: the sign-off's requests
+    # and their history.
+    assert few <= 79
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
