@@ -5,6 +5,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from tests.conftest import require_service
 
@@ -103,3 +104,11 @@ def session(browser, live_server):
     yield open_as
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def worker(request):
+    """A real worker when Redis is configured (always in CI); otherwise tasks run in-process."""
+    if settings.REDIS_URL:
+        return request.getfixturevalue("celery_worker")
+    return None

@@ -8,7 +8,6 @@ import shutil
 import subprocess
 
 import pytest
-from django.conf import settings
 
 from common import roles
 from evaluations.models import Approval, MemberRole
@@ -18,14 +17,6 @@ from tests.conftest import make_user
 from tests.factories import add_candidates, add_member, answer_all, decide, make_evaluation
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def worker(request):
-    """A real worker when Redis is configured (always in CI); otherwise tasks run in-process."""
-    if settings.REDIS_URL:
-        return request.getfixturevalue("celery_worker")
-    return None
 
 
 def pdf_text(path) -> str:

@@ -1,7 +1,6 @@
 """Procurement requests a PDF report, watches it finish, and downloads it."""
 
 import pytest
-from django.conf import settings
 
 from common import roles
 from evaluations.models import MemberRole
@@ -9,14 +8,6 @@ from tests.conftest import make_user
 from tests.factories import PASSWORD, add_candidates, add_member, answer_all, make_evaluation
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def worker(request):
-    """A real worker when Redis is configured (always in CI); otherwise tasks run in-process."""
-    if settings.REDIS_URL:
-        return request.getfixturevalue("celery_worker")
-    return None
 
 
 def test_procurement_downloads_a_report(seeded, live_server, page, sign_in, worker):
