@@ -35,7 +35,7 @@ def request_report(page, base: str) -> int:
     page.goto(f"{base}/reports/")
     page.get_by_test_id("request-report").locator("select").select_option("en")
     page.get_by_test_id("request-button").click()
-    for _ in range(100):  # the request commits the run before the page answers
+    for _ in range(300):  # the request commits the run before the page answers
         new = set(ReportRun.objects.values_list("pk", flat=True)) - before
         if new:
             break

@@ -260,6 +260,11 @@ def test_approvals_do_not_change_the_seal_and_print_in_the_signoff(decided, owne
     assert "The same as this report's hash on the cover." in html
     assert "Not decided yet." in html
     assert html.count("<tr><td>") >= 2  # a signature line per approver
+    # The appendix's history: the sealed counts leave approvals out; they follow, listed apart.
+    kinds = {k["kind"] for k in after["appendix"]["history"]["by_kind"]}
+    assert "approval" not in kinds and "decision" in kinds
+    approvals_table = html.split('data-testid="history-approvals"')[1].split("</table>")[0]
+    assert approvals_table.count('class="decisive-approval"') == 3
     zh = build_snapshot(decided, language="zh-hans", generated_at="2027-01-16T09:00:00+00:00")
     zh_html = report_html(zh, snapshot_sha256(zh), "zh-hans", for_pdf=False)
     assert 'id="signoff"' in zh_html and "English" in zh_html  # approved the English report

@@ -8,9 +8,8 @@ from django.utils import timezone, translation
 from pypdf import PdfReader
 
 from catalog.models import CapabilityClaim, Source
-from evaluations import history as evaluation_history
 from evaluations import services as evaluation_services
-from evaluations.models import Evaluation, FiveQuestion, MemberRole, Membership
+from evaluations.models import Evaluation, FiveQuestion, MemberRole
 from reports.render import render_pdf
 from reports.snapshot import build_snapshot, snapshot_sha256
 from tests.conftest import make_user
@@ -248,7 +247,7 @@ def test_the_history_appendix_counts_and_keeps_only_the_decisive_changes(proposa
     assert not re.search(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}", html)
 
 
-def test_allowances_and_registered_approvals_are_decisive(proposal, owner, reviewers):
+def test_the_owners_allowances_are_decisive(proposal, owner, reviewers):
     from poc.conflicts import allowance_grant, declaration_save
     from poc.models import ConflictDeclaration
 
@@ -268,21 +267,7 @@ def test_allowances_and_registered_approvals_are_decisive(proposal, owner, revie
         reason="Ended long ago 8812.",
         expected_version=declaration.version,
     )
-    # Approvals come from another app under the kind "approval"; a stand-in source proves the
-    # key is decisive once registered.
-    evaluation_history.register_source(
-        "approval",
-        evaluation_history.ExtraSource(
-            rows=lambda e: Membership.history.filter(evaluation_id=e.pk, role=MemberRole.OWNER),
-            describe=lambda record: "Approval stand-in",
-        ),
-    )
-    try:
-        snap = build_snapshot(proposal, language="en", generated_at=GENERATED)
-    finally:
-        evaluation_history.EXTRA_SOURCES.pop("approval", None)
+    snap = build_snapshot(proposal, language="en", generated_at=GENERATED)
     decisive = snap["appendix"]["history"]["decisive"]
-    kinds = [d["kind"] for d in decisive]
-    assert "approval" in kinds
     allowed = [d for d in decisive if d["kind"] == "conflictdeclaration"]
     assert len(allowed) == 1 and "Ended long ago 8812." in allowed[0]["details"]
