@@ -345,14 +345,13 @@ def approvals_void(*, user, evaluation: Evaluation, reason: str) -> int:
     """Void every active request of the evaluation (its reopening), with the reopen's reason.
     Called inside the transition's transaction, the evaluation row locked. Returns how many."""
     now = timezone.now()
+    why = _("Voided: the evaluation was reopened (%(reason)s).") % {"reason": reason}
+    why = why[: Approval._meta.get_field("void_reason").max_length]
     rows = Approval.objects.select_for_update().filter(evaluation=evaluation, voided_at=None)
     count = 0
     for row in rows.order_by("pk"):
         row.voided_at = now
-        row.void_reason = _("Voided: the evaluation was reopened (%(reason)s).") % {
-            "reason": reason
-        }
-        row.void_reason = row.void_reason[: Approval._meta.get_field("void_reason").max_length]
+        row.void_reason = why
         row._change_reason = reason
         bump(row)
         save_as(row, user)

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.db.models.fields.json import KeyTransform
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -193,12 +194,16 @@ def same_report(run: ReportRun) -> ReportRun | None:
         )
         .exclude(pk=run.pk)
         .exclude(pdf="")
+        # Only the sign-off is compared: the snapshots themselves (hundreds of kilobytes each)
+        # stay in the database.
+        .defer("snapshot")
+        .annotate(signoff=KeyTransform("signoff", "snapshot"))
         .order_by("-finished_at", "-pk")
     )
     for candidate in earlier[:5]:
         if (
             candidate.sections == run.sections
-            and candidate.snapshot.get("signoff") == run.snapshot.get("signoff")
+            and candidate.signoff == run.snapshot.get("signoff")
             and candidate.pdf.storage.exists(candidate.pdf.name)
         ):
             return candidate
