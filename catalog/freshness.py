@@ -18,6 +18,7 @@ Stdlib only, so it can be tested without a database.
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -39,9 +40,7 @@ class Staleness:
 
 
 def _end_of_month(year: int, month: int) -> date:
-    if month == 12:
-        return date(year, 12, 31)
-    return date.fromordinal(date(year, month + 1, 1).toordinal() - 1)
+    return date(year, month, calendar.monthrange(year, month)[1])
 
 
 def checked_on(texts: Iterable[str]) -> date | None:
