@@ -24,7 +24,9 @@ from .models import (
 
 # Other apps add the lookups their reminders need, so that a page listing many evaluations
 # still costs a fixed number of queries: EXTRA_PREFETCHES on the evaluation, and
-# CANDIDATE_PREFETCHES on each of its candidates.
+# CANDIDATE_PREFETCHES on each of its candidates. Both are for small, bounded rows (a handful
+# per evaluation or candidate); what grows with an evaluation's size (POC scores, matrix cells)
+# is read as aggregates through EvaluationData.facts instead, never as model instances.
 EXTRA_PREFETCHES: list = []
 CANDIDATE_PREFETCHES: list = []
 
@@ -102,6 +104,22 @@ class EvaluationData:
     # Who is reading: reminders built from data blind scoring hides (POC scores) count only
     # what this user may see. None reads everything (services, reports' own checks).
     viewer: object = None
+    # The evaluations loaded together with this one (a list page), so that facts are read for
+    # all of them at once; and the facts read so far, by loader.
+    batch: list = field(default_factory=list, repr=False, compare=False)
+    loaded: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def facts(self, loader):
+        """What `loader` reads for this evaluation: aggregates about rows that grow with the
+        evaluation (scores, matrix cells). The first call runs `loader(batch)` once for every
+        evaluation loaded with this one, so a page costs a fixed number of queries whatever
+        the number or size of its evaluations; `loader` returns {evaluation id: facts}."""
+        if loader not in self.loaded:
+            batch = self.batch or [self]
+            found = loader(batch)
+            for data in batch:
+                data.loaded[loader] = found.get(data.evaluation.pk)
+        return self.loaded[loader]
 
     @property
     def candidates(self) -> list[Candidate]:
@@ -175,7 +193,9 @@ def evaluation_data(evaluation: Evaluation, questions=None, *, viewer=None) -> E
     full = evaluation_queryset_full(Evaluation.objects.filter(pk=evaluation.pk)).get()
     full.__dict__["_member_roles"] = evaluation.__dict__.get("_member_roles", {})
     questions = questions if questions is not None else active_five_questions()
-    return EvaluationData(full, questions, viewer=viewer)
+    data = EvaluationData(full, questions, viewer=viewer)
+    data.batch = [data]
+    return data
 
 
 def evaluation_data_many(evaluations, *, viewer=None) -> list[EvaluationData]:
@@ -183,7 +203,9 @@ def evaluation_data_many(evaluations, *, viewer=None) -> list[EvaluationData]:
     the question list and reference data, so a page of them costs a fixed number of queries."""
     questions = active_five_questions()
     shared: dict = {}
-    return [EvaluationData(e, questions, shared, viewer) for e in evaluations]
+    batch: list[EvaluationData] = []
+    batch.extend(EvaluationData(e, questions, shared, viewer, batch) for e in evaluations)
+    return batch
 
 
 def evaluation_data_list(user) -> list[EvaluationData]:

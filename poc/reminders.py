@@ -1,26 +1,92 @@
-"""POC risk reminders (SPEC §1.9), added to the evaluations registry. They read rows
-prefetched through `selectors.EXTRA_PREFETCHES`, so lists stay at a fixed query count."""
+"""POC risk reminders (SPEC §1.9), added to the evaluations registry. They read the plan's
+groups through `selectors.EXTRA_PREFETCHES`, and its cases and scores as aggregates through
+`EvaluationData.facts` (one tuple per case and per scored cell, never a Score instance), so a
+list of evaluations and the status strip of a large one stay at a fixed query count."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
+from django.db.models import Count, Max, Min, Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from evaluations import selectors as evaluation_selectors
-from evaluations.models import Status
+from evaluations.models import CandidateStatus, Status
 from evaluations.reminders import Reminder, reminder
 
 from . import scoring
+from .models import Consensus, PlanCase, Score
 
-evaluation_selectors.EXTRA_PREFETCHES += [
-    "poc_groups__group",
-    "poc_cases__group",
-    "poc_cases__scores",
-    "poc_cases__consensus",
-]
+evaluation_selectors.EXTRA_PREFETCHES += ["poc_groups__group"]
+
+
+@dataclass(frozen=True)
+class Case:
+    """What the reminders read of one planned case."""
+
+    pk: int
+    group_id: int
+    weight: Decimal
+    happy_path: bool
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One case × shortlisted candidate cell with submitted scores: how many, their range, and
+    how many are the viewer's own."""
+
+    count: int
+    low: Decimal
+    high: Decimal
+    mine: int
+
+
+@dataclass
+class PocFacts:
+    cases: list[Case] = field(default_factory=list)
+    cells: dict[tuple[int, int], Cell] = field(default_factory=dict)  # (case, candidate) → cell
+    agreed: set[tuple[int, int]] = field(default_factory=set)  # cells with a consensus
+
+
+def poc_facts(batch) -> dict[int, PocFacts]:
+    """The cases, the scored cells and the consensus cells of every evaluation in `batch`, in
+    three aggregate queries whatever their number or size."""
+    ids = [d.evaluation.pk for d in batch]
+    viewer = batch[0].viewer
+    viewer_id = getattr(viewer, "pk", None)
+    out: dict[int, PocFacts] = {pk: PocFacts() for pk in ids}
+    cases = PlanCase.objects.filter(evaluation_id__in=ids).order_by()
+    for pk, evaluation_id, group_id, weight, happy in cases.values_list(
+        "pk", "evaluation_id", "group_id", "weight", "group__happy_path"
+    ):
+        out[evaluation_id].cases.append(Case(pk, group_id, weight, happy))
+    shortlisted = Q(candidate__status=CandidateStatus.SHORTLISTED)
+    scored = (
+        Score.objects.filter(
+            shortlisted, case__evaluation_id__in=ids, submitted_at__isnull=False
+        )
+        .exclude(score=None)
+        .values("case__evaluation_id", "case_id", "candidate_id")
+        .annotate(
+            n=Count("pk"),
+            low=Min("score"),
+            high=Max("score"),
+            mine=Count("pk", filter=Q(reviewer_id=viewer_id)),
+        )
+        .order_by()
+    )
+    for row in scored:
+        cell = Cell(row["n"], row["low"], row["high"], row["mine"])
+        out[row["case__evaluation_id"]].cells[row["case_id"], row["candidate_id"]] = cell
+    agreed = Consensus.objects.filter(shortlisted, case__evaluation_id__in=ids).order_by()
+    for evaluation_id, case_id, candidate_id in agreed.values_list(
+        "case__evaluation_id", "case_id", "candidate_id"
+    ):
+        out[evaluation_id].agreed.add((case_id, candidate_id))
+    return out
 
 
 def _url(data, name: str) -> str:
@@ -44,7 +110,7 @@ def _abnormal_share(data) -> Decimal | None:
     actually use: a group counts with its weight only when it is weighted and holds cases with
     weight (see poc.scoring.overall). None when no group counts at all."""
     case_weight: dict[int, Decimal] = {}
-    for case in data.evaluation.poc_cases.all():
+    for case in data.facts(poc_facts).cases:
         case_weight[case.group_id] = case_weight.get(case.group_id, Decimal(0)) + case.weight
     total = abnormal = Decimal(0)
     for g in data.evaluation.poc_groups.all():
@@ -60,10 +126,10 @@ def happy_path_only(data):
     """SPEC §1.9, seed risk "the POC tests normal tasks only, not upgrades and failures": the
     plan has no abnormal and long-running case, gives that group too little weight, or a
     candidate the POC has tested has no score in it (as `data.viewer` may see scores)."""
-    cases = list(data.evaluation.poc_cases.all())
+    cases = data.facts(poc_facts).cases
     if not cases:
         return  # no POC plan yet
-    if all(c.group.happy_path for c in cases):
+    if all(c.happy_path for c in cases):
         yield Reminder(
             key="poc-happy-path-only",
             severity="high",
@@ -102,19 +168,19 @@ def _abnormal_unscored(data):
     weighted = {g.group_id for g in data.evaluation.poc_groups.all() if g.weight > 0}
     abnormal = {
         c.pk
-        for c in data.evaluation.poc_cases.all()
-        if not c.group.happy_path and c.weight > 0 and c.group_id in weighted
+        for c in data.facts(poc_facts).cases
+        if not c.happy_path and c.weight > 0 and c.group_id in weighted
     }
     if not abnormal:
         return  # the group weighs nothing: the share check above speaks for it
     tested: set[int] = set()
     abnormal_scored: set[int] = set()
-    for case, candidate_id, values, agreed in _cells(data):
-        if not values and agreed is None:
+    for case, candidate_id, cell, agreed in _cells(data):
+        if cell is None and not agreed:
             continue
         if case.pk in abnormal:
             abnormal_scored.add(candidate_id)
-        elif case.group.happy_path:
+        elif case.happy_path:
             tested.add(candidate_id)
     if data.evaluation.is_sealed:  # the POC is over: every candidate should have been tested
         tested = {c.pk for c in data.shortlisted}
@@ -140,7 +206,7 @@ def _abnormal_unscored(data):
 @reminder
 def empty_group(data):
     groups = list(data.evaluation.poc_groups.all())
-    used = {c.group_id for c in data.evaluation.poc_cases.all()}
+    used = {c.group_id for c in data.facts(poc_facts).cases}
     empty = [g.group.name for g in groups if g.weight > 0 and g.group_id not in used]
     if groups and empty:
         yield Reminder(
@@ -165,32 +231,26 @@ def _names(names) -> str:
 
 
 def _cells(data):
-    """Each cell's submitted scores and consensus, as `data.viewer` may see them: blind scoring
-    (see poc.selectors.scorecard) hides a cell others scored until the viewer submitted theirs,
-    so such a cell is left out here too, or a count would give the scores away."""
-    shortlisted = {c.pk for c in data.shortlisted}
-    viewer = data.viewer
+    """Each case × shortlisted candidate cell: its submitted scores (a `Cell`, or None) and
+    whether a consensus is recorded, as `data.viewer` may see them. Blind scoring (see
+    poc.selectors.scorecard) hides a cell others scored until the viewer submitted theirs, so
+    such a cell is left out here too, or a count would give the scores away."""
+    facts = data.facts(poc_facts)
+    shortlisted = [c.pk for c in data.shortlisted]
     blind = _blind(data)
-    for case in data.evaluation.poc_cases.all():
-        agreed = {c.candidate_id: c for c in case.consensus.all()}
-        submitted: dict[int, list] = {}
-        mine: set[int] = set()
-        for s in case.scores.all():
-            if s.submitted and s.score is not None:
-                submitted.setdefault(s.candidate_id, []).append(s.score)
-                if blind and s.reviewer_id == viewer.pk:
-                    mine.add(s.candidate_id)
+    for case in facts.cases:
         for candidate_id in shortlisted:
-            if blind and candidate_id not in mine and submitted.get(candidate_id):
+            cell = facts.cells.get((case.pk, candidate_id))
+            if blind and cell is not None and not cell.mine:
                 continue
-            yield case, candidate_id, submitted.get(candidate_id, []), agreed.get(candidate_id)
+            yield case, candidate_id, cell, (case.pk, candidate_id) in facts.agreed
 
 
 @reminder
 def unscored_after_poc(data):
     if data.evaluation.status not in (Status.DECIDED, Status.ARCHIVED):
         return
-    missing = sum(1 for _case, _c, values, agreed in _cells(data) if not values and not agreed)
+    missing = sum(1 for _case, _c, cell, agreed in _cells(data) if cell is None and not agreed)
     if missing:
         yield Reminder(
             key="poc-unscored",
@@ -207,8 +267,10 @@ def unscored_after_poc(data):
 def unresolved_disagreements(data):
     open_ = sum(
         1
-        for _case, _c, values, agreed in _cells(data)
-        if agreed is None and scoring.disagreement(values)
+        for _case, _c, cell, agreed in _cells(data)
+        if not agreed and cell is not None and cell.count > 1
+        # the range decides: scoring.disagreement reads only the lowest and highest score
+        and scoring.disagreement([cell.low, cell.high])
     )
     if open_:
         yield Reminder(

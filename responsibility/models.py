@@ -135,7 +135,9 @@ class AreaRow(VersionedModel):
     history = HistoricalRecords()
 
     class Meta:
-        ordering = ["candidate", "area__group__order", "area__order"]
+        # No joins: rows are keyed by area wherever they are read, and a join to the candidate
+        # and area here would sort every prefetch of every matrix.
+        ordering = ["candidate_id", "area_id"]
         verbose_name = _("matrix row")
         verbose_name_plural = _("matrix rows")
         constraints = [

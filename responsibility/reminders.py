@@ -1,25 +1,30 @@
 """Risk reminders about responsibilities and costs (SPEC §1.9), added to the evaluations
-registry. They read the rows prefetched through `selectors.EXTRA_PREFETCHES`."""
+registry. They read costs and parties prefetched through `selectors.EXTRA_PREFETCHES`, and the
+matrices as tuples through `EvaluationData.facts` (two queries for a whole page of
+evaluations, no AreaRow or Cell instances)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
+from django.db.models import Count, Q, Sum
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from evaluations import selectors as evaluation_selectors
+from evaluations.models import CandidateStatus
 from evaluations.reminders import Reminder, reminder
 
 from .checks import UNANSWERED, is_accountable
 from .costs import total_cost_of_ownership
-from .models import Area
+from .models import Area, AreaRow, Cell
 from .reconcile import disagreements
 from .selectors import (
     active_areas,
+    build_matrix,
     cost_inputs_for,
     cost_settings,
-    matrix_view,
-    rows_prefetch,
     shared_parties,
 )
 
@@ -28,8 +33,6 @@ evaluation_selectors.EXTRA_PREFETCHES += [
     "cost",
     "parties",
 ]
-# The matrix rows ride on the candidates prefetch of the evaluation data.
-evaluation_selectors.CANDIDATE_PREFETCHES.append(rows_prefetch())
 
 OPEN_SOURCE_TYPE = "open-source"
 COMMERCIAL_TYPES = {"enterprise-platform", "cloud-managed"}
@@ -50,13 +53,57 @@ def _parties(data) -> list:
     return data.shared["responsibility"][1] + list(data.evaluation.parties.all())
 
 
+def matrix_facts(batch) -> dict[int, dict]:
+    """Every shortlisted candidate's letters and effort, for every evaluation in `batch`: one
+    query for the cells (as tuples) and one aggregate over the rows.
+
+    Returns {evaluation id: {"letters": {candidate id: {area id: {party id: letter}}},
+    "rows": {candidate id: (row count, effort over single areas, effort over all areas)}}};
+    the effort counts active areas only, as the matrix page does."""
+    ids = [d.evaluation.pk for d in batch]
+    owner = {c.pk: d.evaluation.pk for d in batch for c in d.shortlisted}
+    out: dict[int, dict] = {pk: {"letters": {}, "rows": {}} for pk in ids}
+    shortlisted = Q(candidate__evaluation_id__in=ids, candidate__status=CandidateStatus.SHORTLISTED)
+    cells = Cell.objects.filter(
+        row__candidate__evaluation_id__in=ids,
+        row__candidate__status=CandidateStatus.SHORTLISTED,
+    ).order_by()
+    for candidate_id, area_id, party_id, letter in cells.values_list(
+        "row__candidate_id", "row__area_id", "party_id", "letter"
+    ):
+        letters = out[owner[candidate_id]]["letters"].setdefault(candidate_id, {})
+        letters.setdefault(area_id, {})[party_id] = letter
+    active = Q(area__is_active=True)
+    rows = (
+        AreaRow.objects.filter(shortlisted)
+        .values("candidate_id")
+        .annotate(
+            n=Count("pk"),
+            single=Sum("internal_fte", filter=active & Q(area__stack_only=False)),
+            stack=Sum("internal_fte", filter=active),
+        )
+        .order_by()
+    )
+    zero = Decimal("0")
+    for row in rows:
+        facts = (row["n"], row["single"] or zero, row["stack"] or zero)
+        out[owner[row["candidate_id"]]]["rows"][row["candidate_id"]] = facts
+    return out
+
+
 def _matrices(data) -> list:
-    """Each shortlisted candidate's matrix, computed once per EvaluationData."""
+    """Each shortlisted candidate's matrix, built once per EvaluationData from `matrix_facts`."""
     cache = data.__dict__.get("_matrices")
     if cache is None:
         parties = _parties(data)
         areas = data.shared["responsibility"][0]
-        cache = [matrix_view(c, areas, parties) for c in data.shortlisted]
+        facts = data.facts(matrix_facts)
+        cache = []
+        for c in data.shortlisted:
+            n, single, stack = facts["rows"].get(c.pk, (0, Decimal("0"), Decimal("0")))
+            letters = facts["letters"].get(c.pk, {})
+            fte = stack if c.is_stack else single
+            cache.append(build_matrix(c, areas, parties, letters, started=n > 0, fte_total=fte))
         data.__dict__["_matrices"] = cache
     return cache
 

@@ -76,37 +76,54 @@ def matrix_view(candidate: Candidate, areas: list[Area], parties: list[Party]) -
     """Build one candidate's matrix from its prefetched `area_rows` (see rows_prefetch), over
     the areas that apply to it (a stack's has the areas between its layers too)."""
     by_area = {r.area_id: r for r in candidate.area_rows.all()}
+    letters = {pk: {c.party_id: c.letter for c in r.cells.all()} for pk, r in by_area.items()}
+    return build_matrix(candidate, areas, parties, letters, rows=by_area, started=bool(by_area))
+
+
+def build_matrix(
+    candidate: Candidate,
+    areas: list[Area],
+    parties: list[Party],
+    letters: dict[int, dict[int, str]],
+    *,
+    rows: dict[int, AreaRow] | None = None,
+    started: bool,
+    fte_total: Decimal | None = None,
+) -> MatrixView:
+    """One candidate's matrix from `letters` (area id → {party id → letter}). With `rows` (area
+    id → AreaRow) each row carries its note, effort and version; without them (the reminders'
+    aggregates) pass the candidate's `fte_total`."""
+    rows = rows or {}
     party_by_id = {p.pk: p for p in parties}
-    rows = []
-    cells_by_key: dict[str, dict[str, str]] = {}
+    out = []
     for area in areas:
         if not area.applies_to(candidate):
             continue
-        row = by_area.get(area.pk)
-        letters = {c.party_id: c.letter for c in row.cells.all()} if row else {}
-        cells_by_key[area.key] = {
+        held = letters.get(area.pk, {})
+        by_key = {
             party_by_id[pid].key if pid in party_by_id else str(pid): letter
-            for pid, letter in letters.items()
+            for pid, letter in held.items()
         }
-        rows.append(
-            MatrixRowView(area, row, letters, checks.check_area(area.key, cells_by_key[area.key]))
-        )
-    result = checks.MatrixCheck([r.check for r in rows])
+        check = checks.check_area(area.key, by_key)
+        out.append(MatrixRowView(area, rows.get(area.pk), held, check))
+    result = checks.MatrixCheck([r.check for r in out])
     internal = {p.pk for p in parties if p.kind in GOVERNING_KINDS}
     missing_owner = [
         r.area
-        for r in rows
+        for r in out
         if r.area.governance
         and not any(
             checks.is_accountable(letter) and pid in internal for pid, letter in r.letters.items()
         )
     ]
+    if fte_total is None:
+        fte_total = sum((r.fte for r in out), Decimal("0"))
     return MatrixView(
         candidate=candidate,
-        rows=rows,
+        rows=out,
         result=result,
-        started=bool(by_area),
-        fte_total=sum((r.fte for r in rows), Decimal("0")),
+        started=started,
+        fte_total=fte_total,
         governance_without_internal_owner=missing_owner,
     )
 

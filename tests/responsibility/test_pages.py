@@ -65,10 +65,10 @@ def test_grid_query_budget_does_not_grow_with_areas(
     (slurm,) = add_candidates(evaluation, owner, "slurm")
     services.matrix_prefill(user=owner, candidate=slurm)
     client.force_login(owner)
-    with django_assert_max_num_queries(41):
+    with django_assert_max_num_queries(42):
         response = client.get(url("matrix", evaluation, cid=slurm.pk))
     assert response.content.decode().count('class="mrow') == n_areas
-    with django_assert_max_num_queries(41):
+    with django_assert_max_num_queries(42):
         assert client.get(url("matrices", evaluation)).status_code == 200
 
 
