@@ -18,6 +18,7 @@ from common.views import PageAction
 
 from . import approvals, services
 from .answer_scales import party_choices
+from .filters import EvaluationFilterSet
 from .forms import (
     AnswerForm,
     ContextAnswerForm,
@@ -33,34 +34,57 @@ from .selectors import (
     active_context_questions,
     active_five_questions,
     candidate_get,
-    evaluation_data_list,
+    evaluation_list_queryset,
+    evaluation_rows,
 )
 
 HOME_APPROVALS = 10  # the home page lists this many of my waiting approval requests
+HOME_EVALUATIONS = 10  # and this many of my most recently changed evaluations
+LIST_PAGE_SIZE = 25  # rows per page of the evaluation list
+
+
+def list_rows(user, page) -> list:
+    """(EvaluationData, reminders) for each evaluation of one page of a list."""
+    return [(d, reminders_for(d)) for d in evaluation_rows(user, page)]
 
 
 class HomeView(LoginRequiredMixin, TemplateView):
-    """Each user's start page: their evaluations (with status, progress, reminders), then tools."""
+    """Each user's start page: their latest evaluations (with status, progress, reminders) and a
+    link to all of them, then tools."""
 
     template_name = "home.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         user = self.request.user
-        ctx["rows"] = [(d, reminders_for(d)) for d in evaluation_data_list(user)]
+        qs = evaluation_list_queryset(user)
+        ctx["rows"] = list_rows(user, qs[:HOME_EVALUATIONS])
+        ctx["evaluation_count"] = (
+            len(ctx["rows"]) if len(ctx["rows"]) < HOME_EVALUATIONS else qs.count()
+        )
         ctx["can_create"] = user.has_perm("evaluations.add_evaluation")
         ctx["approval_requests"] = approvals.pending_for(user, limit=HOME_APPROVALS)
         return ctx
 
 
 class EvaluationListView(LoginRequiredMixin, View):
+    """Every evaluation the user is a member of, filtered by status or text, a page at a time."""
+
     def get(self, request):
-        rows = [(d, reminders_for(d)) for d in evaluation_data_list(request.user)]
-        return render(
-            request,
-            "evaluations/evaluation_list.html",
-            {"rows": rows, "can_create": request.user.has_perm("evaluations.add_evaluation")},
-        )
+        user = request.user
+        filters = EvaluationFilterSet(request.GET, queryset=evaluation_list_queryset(user))
+        qs = filters.qs if filters.is_valid() else filters.queryset.none()
+        page = Paginator(qs, LIST_PAGE_SIZE).get_page(request.GET.get("page"))
+        query = request.GET.copy()
+        query.pop("page", None)
+        context = {
+            "rows": list_rows(user, page.object_list),
+            "page": page,
+            "filters": filters,
+            "query": query.urlencode(),
+            "can_create": user.has_perm("evaluations.add_evaluation"),
+        }
+        return render(request, "evaluations/evaluation_list.html", context)
 
 
 class EvaluationCreateView(LoginRequiredMixin, PageAction, View):

@@ -63,6 +63,8 @@ def poc_facts(batch) -> dict[int, PocFacts]:
         "pk", "evaluation_id", "group_id", "weight", "group__happy_path"
     ):
         out[evaluation_id].cases.append(Case(pk, group_id, weight, happy))
+    if not any(f.cases for f in out.values()):
+        return out  # no plan yet: no cell to read
     shortlisted = Q(candidate__status=CandidateStatus.SHORTLISTED)
     scored = (
         Score.objects.filter(

@@ -63,6 +63,8 @@ def matrix_facts(batch) -> dict[int, dict]:
     ids = [d.evaluation.pk for d in batch]
     owner = {c.pk: d.evaluation.pk for d in batch for c in d.shortlisted}
     out: dict[int, dict] = {pk: {"letters": {}, "rows": {}} for pk in ids}
+    if not owner:
+        return out  # nothing shortlisted: no matrix to read
     shortlisted = Q(candidate__evaluation_id__in=ids, candidate__status=CandidateStatus.SHORTLISTED)
     cells = Cell.objects.filter(
         row__candidate__evaluation_id__in=ids,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, serializers, status
@@ -41,9 +40,8 @@ from ..scoped import EvaluationScopedView
 from ..selectors import (
     active_context_questions,
     evaluation_data,
-    evaluation_data_many,
-    evaluation_queryset_full,
-    evaluations_for_user,
+    evaluation_list_queryset,
+    evaluation_rows,
 )
 from . import serializers as s
 
@@ -67,19 +65,11 @@ class EvaluationListView(generics.ListCreateAPIView):
     filterset_class = EvaluationFilterSet
 
     def get_queryset(self):
-        user = self.request.user
-        qs = evaluations_for_user(user)
-        if user.is_authenticated:
-            my_role = Membership.objects.filter(evaluation=OuterRef("pk"), user=user)
-            qs = qs.annotate(my_role=Subquery(my_role.values("role")[:1]))
-        return evaluation_queryset_full(qs)
+        return evaluation_list_queryset(self.request.user)
 
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        for evaluation in page:
-            # The rules predicates read this cache instead of querying per evaluation.
-            evaluation.__dict__["_member_roles"] = {request.user.pk: evaluation.my_role}
-        rows = evaluation_data_many(page, viewer=request.user)
+        rows = evaluation_rows(request.user, page)
         return self.get_paginated_response(self.get_serializer(rows, many=True).data)
 
     def create(self, request, *args, **kwargs):

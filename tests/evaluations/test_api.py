@@ -334,7 +334,7 @@ def test_list_queries_do_not_grow_with_evaluations_or_candidates(
     # is that it does not grow with the number of evaluations or candidates, asserted below.
     # (+1: the areas the who-questions ask about, for the answers-and-matrix reminder; +1: the
     # test beds, for the reminder when candidates were tested on different ones.)
-    with django_assert_max_num_queries(27):
+    with django_assert_max_num_queries(28):
         assert len(client.get("/api/evaluations/").json()["results"]) == 2
     few = list_queries(client)
     add(4)

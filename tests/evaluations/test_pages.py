@@ -99,9 +99,9 @@ def test_list_and_overview_query_budgets_do_not_grow(
     with django_assert_max_num_queries(35):
         assert client.get(reverse("home")).status_code == 200
     for page in ("evaluation_detail", "evaluation_shortlist", "evaluation_questions"):
-        # 43: the shortlist asks once whether any POC score exists (POC verification); the
+        # 44: the shortlist asks once whether any POC score exists (POC verification); the
         # who-questions' areas ride along for the answers-and-matrix reminder.
-        with django_assert_max_num_queries(43):
+        with django_assert_max_num_queries(44):
             assert client.get(url(page, evaluation)).status_code == 200
 
 
