@@ -67,9 +67,7 @@ def poc_facts(batch) -> dict[int, PocFacts]:
         return out  # no plan yet: no cell to read
     shortlisted = Q(candidate__status=CandidateStatus.SHORTLISTED)
     scored = (
-        Score.objects.filter(
-            shortlisted, case__evaluation_id__in=ids, submitted_at__isnull=False
-        )
+        Score.objects.filter(shortlisted, case__evaluation_id__in=ids, submitted_at__isnull=False)
         .exclude(score=None)
         .values("case__evaluation_id", "case_id", "candidate_id")
         .annotate(
@@ -270,7 +268,9 @@ def unresolved_disagreements(data):
     open_ = sum(
         1
         for _case, _c, cell, agreed in _cells(data)
-        if not agreed and cell is not None and cell.count > 1
+        if not agreed
+        and cell is not None
+        and cell.count > 1
         # the range decides: scoring.disagreement reads only the lowest and highest score
         and scoring.disagreement([cell.low, cell.high])
     )

@@ -20,7 +20,7 @@ from poc import services as poc_services
 from poc.models import Score
 from responsibility.models import Area, AreaRow, Cell, Party
 from tests.conftest import make_user
-from tests.factories import add_candidates, add_member, make_everything, make_evaluation
+from tests.factories import add_candidates, add_member, make_evaluation, make_everything
 from tests.routes import walk
 
 pytestmark = pytest.mark.django_db
