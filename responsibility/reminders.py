@@ -5,26 +5,23 @@ evaluations, no AreaRow or Cell instances)."""
 
 from __future__ import annotations
 
-from decimal import Decimal
-
-from django.db.models import Count, Q, Sum
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from evaluations import selectors as evaluation_selectors
-from evaluations.models import CandidateStatus
 from evaluations.reminders import Reminder, reminder
 
 from .checks import UNANSWERED, is_accountable
 from .costs import total_cost_of_ownership
-from .models import Area, AreaRow, Cell
+from .models import Area
 from .reconcile import disagreements
 from .selectors import (
     active_areas,
-    build_matrix,
     cost_inputs_for,
     cost_settings,
+    lean_matrix,
+    matrix_facts,
     shared_parties,
 )
 
@@ -53,46 +50,6 @@ def _parties(data) -> list:
     return data.shared["responsibility"][1] + list(data.evaluation.parties.all())
 
 
-def matrix_facts(batch) -> dict[int, dict]:
-    """Every shortlisted candidate's letters and effort, for every evaluation in `batch`: one
-    query for the cells (as tuples) and one aggregate over the rows.
-
-    Returns {evaluation id: {"letters": {candidate id: {area id: {party id: letter}}},
-    "rows": {candidate id: (row count, effort over single areas, effort over all areas)}}};
-    the effort counts active areas only, as the matrix page does."""
-    ids = [d.evaluation.pk for d in batch]
-    owner = {c.pk: d.evaluation.pk for d in batch for c in d.shortlisted}
-    out: dict[int, dict] = {pk: {"letters": {}, "rows": {}} for pk in ids}
-    if not owner:
-        return out  # nothing shortlisted: no matrix to read
-    shortlisted = Q(candidate__evaluation_id__in=ids, candidate__status=CandidateStatus.SHORTLISTED)
-    cells = Cell.objects.filter(
-        row__candidate__evaluation_id__in=ids,
-        row__candidate__status=CandidateStatus.SHORTLISTED,
-    ).order_by()
-    for candidate_id, area_id, party_id, letter in cells.values_list(
-        "row__candidate_id", "row__area_id", "party_id", "letter"
-    ):
-        letters = out[owner[candidate_id]]["letters"].setdefault(candidate_id, {})
-        letters.setdefault(area_id, {})[party_id] = letter
-    active = Q(area__is_active=True)
-    rows = (
-        AreaRow.objects.filter(shortlisted)
-        .values("candidate_id")
-        .annotate(
-            n=Count("pk"),
-            single=Sum("internal_fte", filter=active & Q(area__stack_only=False)),
-            stack=Sum("internal_fte", filter=active),
-        )
-        .order_by()
-    )
-    zero = Decimal("0")
-    for row in rows:
-        facts = (row["n"], row["single"] or zero, row["stack"] or zero)
-        out[owner[row["candidate_id"]]]["rows"][row["candidate_id"]] = facts
-    return out
-
-
 def _matrices(data) -> list:
     """Each shortlisted candidate's matrix, built once per EvaluationData from `matrix_facts`."""
     cache = data.__dict__.get("_matrices")
@@ -100,12 +57,7 @@ def _matrices(data) -> list:
         parties = _parties(data)
         areas = data.shared["responsibility"][0]
         facts = data.facts(matrix_facts)
-        cache = []
-        for c in data.shortlisted:
-            n, single, stack = facts["rows"].get(c.pk, (0, Decimal("0"), Decimal("0")))
-            letters = facts["letters"].get(c.pk, {})
-            fte = stack if c.is_stack else single
-            cache.append(build_matrix(c, areas, parties, letters, started=n > 0, fte_total=fte))
+        cache = [lean_matrix(c, areas, parties, facts) for c in data.shortlisted]
         data.__dict__["_matrices"] = cache
     return cache
 

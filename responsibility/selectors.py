@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import F, Prefetch, Q
+from django.db.models import Count, F, Prefetch, Q, Sum
 
 from evaluations.models import Candidate, CandidateStatus, Evaluation
 
@@ -128,15 +128,72 @@ def build_matrix(
     )
 
 
-def evaluation_matrices(evaluation: Evaluation) -> list[MatrixView]:
-    """Every shortlisted candidate's matrix (fixed number of queries)."""
+def matrix_letters(owners: dict[int, int]) -> dict[int, dict]:
+    """The letters and effort of the candidates in `owners` (candidate id → evaluation id), as
+    tuples: one query for the cells and one aggregate over the rows, however many evaluations,
+    candidates and areas there are.
+
+    Returns {evaluation id: {"letters": {candidate id: {area id: {party id: letter}}},
+    "rows": {candidate id: (row count, effort over single areas, effort over all areas)}}};
+    the effort counts active areas only, as the matrix page does."""
+    out: dict[int, dict] = {pk: {"letters": {}, "rows": {}} for pk in set(owners.values())}
+    if not owners:
+        return out
+    cells = Cell.objects.filter(row__candidate_id__in=owners).order_by()
+    for candidate_id, area_id, party_id, letter in cells.values_list(
+        "row__candidate_id", "row__area_id", "party_id", "letter"
+    ):
+        letters = out[owners[candidate_id]]["letters"].setdefault(candidate_id, {})
+        letters.setdefault(area_id, {})[party_id] = letter
+    active = Q(area__is_active=True)
+    rows = (
+        AreaRow.objects.filter(candidate_id__in=owners)
+        .values("candidate_id")
+        .annotate(
+            n=Count("pk"),
+            single=Sum("internal_fte", filter=active & Q(area__stack_only=False)),
+            stack=Sum("internal_fte", filter=active),
+        )
+        .order_by()
+    )
+    zero = Decimal("0")
+    for row in rows:
+        facts = (row["n"], row["single"] or zero, row["stack"] or zero)
+        out[owners[row["candidate_id"]]]["rows"][row["candidate_id"]] = facts
+    return out
+
+
+def matrix_facts(batch) -> dict[int, dict]:
+    """`matrix_letters` of every shortlisted candidate of a batch of EvaluationData (see
+    EvaluationData.facts): what the reminders read of the matrices."""
+    owners = {c.pk: d.evaluation.pk for d in batch for c in d.shortlisted}
+    out = matrix_letters(owners)
+    return {d.evaluation.pk: out.get(d.evaluation.pk, {"letters": {}, "rows": {}}) for d in batch}
+
+
+def lean_matrix(candidate: Candidate, areas: list[Area], parties: list[Party], facts) -> MatrixView:
+    """A candidate's matrix from `matrix_letters` facts: letters, checks and effort, without
+    its AreaRow instances (no notes or versions: the matrix page itself reads those)."""
+    n, single, stack = facts["rows"].get(candidate.pk, (0, Decimal("0"), Decimal("0")))
+    letters = facts["letters"].get(candidate.pk, {})
+    fte = stack if candidate.is_stack else single
+    return build_matrix(candidate, areas, parties, letters, started=n > 0, fte_total=fte)
+
+
+def evaluation_matrices(evaluation: Evaluation, *, lean: bool = False) -> list[MatrixView]:
+    """Every shortlisted candidate's matrix (fixed number of queries). `lean` reads letters and
+    effort as tuples (see lean_matrix): for pages that show owners, checks and totals, not each
+    row's note and version."""
     areas = active_areas()
     parties = parties_for(evaluation)
-    candidates = (
-        Candidate.objects.filter(evaluation=evaluation, status=CandidateStatus.SHORTLISTED)
-        .select_related("solution__solution_type")
-        .prefetch_related(rows_prefetch())
-    )
+    candidates = Candidate.objects.filter(
+        evaluation=evaluation, status=CandidateStatus.SHORTLISTED
+    ).select_related("solution__solution_type")
+    if lean:
+        candidates = list(candidates)
+        facts = matrix_letters({c.pk: evaluation.pk for c in candidates}).get(evaluation.pk)
+        return [lean_matrix(c, areas, parties, facts) for c in candidates]
+    candidates = candidates.prefetch_related(rows_prefetch())
     return [matrix_view(c, areas, parties) for c in candidates]
 
 
@@ -206,7 +263,7 @@ def evaluation_costs(
     settings = cost_settings(evaluation)
     out = CandidateCosts()
     if matrices is None:
-        matrices = evaluation_matrices(evaluation)
+        matrices = evaluation_matrices(evaluation, lean=True)
     matrices = {m.candidate.pk: m for m in matrices}
     candidates = Candidate.objects.filter(
         evaluation=evaluation, status=CandidateStatus.SHORTLISTED

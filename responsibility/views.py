@@ -51,7 +51,7 @@ class MatricesView(EvaluationMixin, PageAction, View):
     success_message = gettext_lazy("Party added.")
 
     def context(self, form=None, error=None, **extra):
-        matrices = evaluation_matrices(self.evaluation)
+        matrices = evaluation_matrices(self.evaluation, lean=True)
         names = {p.pk: p.name for p in parties_for(self.evaluation)}
         comparison = []
         by_area = [{r.area.pk: r for r in m.rows} for m in matrices]

@@ -168,7 +168,7 @@ class MatrixListView(EvaluationScopedView):
         responses={200: s.MatrixSummarySerializer(many=True), **READ_ERRORS},
     )
     def get(self, request, evaluation_pk):
-        matrices = evaluation_matrices(self.get_evaluation())
+        matrices = evaluation_matrices(self.get_evaluation(), lean=True)
         return Response(self.out(s.MatrixSummarySerializer, matrices, many=True))
 
 
