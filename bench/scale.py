@@ -689,7 +689,11 @@ def report(bench: Bench, floor_load: Load, mix_load: Load, args, tmp: Path) -> N
         + (f" ({', '.join(sorted(set(mix_load.failures)))})" if mix_load.failures else "")
     )
     log = (tmp / "gunicorn.log").read_text(errors="replace")
-    print(f"\ngunicorn: {log.count('WORKER TIMEOUT')} worker timeouts (killed and replaced)")
+    print(
+        f"\ngunicorn: {log.count('WORKER TIMEOUT')} worker timeouts (killed and replaced); "
+        f"load average at the end {os.getloadavg()[0]:.2f} (1 min), "
+        f"{os.getloadavg()[1]:.2f} (5 min)"
+    )
     if args.keep:
         print(f"kept {tmp}")
     else:
