@@ -3,19 +3,20 @@
 Laying out a large report builds about a million tracked objects (boxes, styles, text runs)
 that live until the PDF is written. With the default thresholds the collector traverses that
 growing document again and again in its older generations, and every full collection also
-traverses everything Django and the worker loaded before: a third or more of the render's CPU
-for the large report, and more in a worker that has rendered before.
+traverses everything Django and the worker loaded before: a quarter to over a third of the
+render's CPU for the large report, depending on the machine, and more in a worker that has
+rendered before.
 
 `gc_tuned()` therefore, for the duration of the render:
 
 - collects once, then freezes what is there (`gc.freeze()`: the permanent generation, never
   traversed). Collecting first matters: garbage frozen with the rest (an earlier render's fonts)
   would be held through the render and raise its peak memory;
-- keeps collecting the youngest generation, so short-lived cycles (some holding text-layout
-  memory) are still freed, but stops the older generations, so the document is not traversed
-  while it grows;
-- on the way out, even on an error: restores the thresholds and whether the collector was
-  enabled, unfreezes, and collects once, which frees the finished document.
+- keeps collecting the youngest generation, so short-lived cycles are still freed as they go,
+  but stops the older generations, so the document is not traversed while it grows;
+- on the way out, even on an error: collects once, which frees the finished document (only
+  what the render made is traversed: the rest is still frozen), then restores the thresholds
+  and whether the collector was enabled, and unfreezes.
 
 `REPORT_GC_TUNING = False` (environment variable) renders under the interpreter's defaults.
 
@@ -82,10 +83,13 @@ def _leave() -> None:
         _depth -= 1
         if _depth > 0:
             return
-        _restore()
-    # Outside the lock: the render's garbage, in one collection (a second or so for the large
-    # report), now that the document is unreachable.
-    gc.collect()
+        try:
+            # The render's garbage, the finished document with it, in one collection (most of
+            # a second for the large report) while what was there before is still frozen, so
+            # that only what the render made is traversed.
+            gc.collect()
+        finally:
+            _restore()
 
 
 def _restore() -> None:
