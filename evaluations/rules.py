@@ -28,6 +28,12 @@ def member_role(user, evaluation) -> str | None:
     return cache[user.pk]
 
 
+def remember_member_role(user, evaluation, role: str | None) -> None:
+    """Record the user's role in this evaluation, read along with other rows (a subquery
+    annotation), so that the predicates below need no query of their own for it."""
+    evaluation.__dict__.setdefault("_member_roles", {})[user.pk] = role
+
+
 @rules.predicate
 def is_member(user, evaluation) -> bool:
     return member_role(user, evaluation) is not None

@@ -6,8 +6,11 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.http import FileResponse, Http404, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
@@ -16,6 +19,8 @@ from django.views import View
 
 from common.forms import form_error_text
 from common.views import PageAction
+from evaluations.models import Membership
+from evaluations.rules import remember_member_role
 from evaluations.scoped import EvaluationMixin
 from poc.selectors import hidden_cell_count
 
@@ -35,12 +40,11 @@ class ReportListView(EvaluationMixin, PageAction, View):
     partial_template_name = "reports/partials/runs.html"  # the list polls while a run renders
 
     def get(self, request, pk):
-        # The list polls every second while a run is going: leave the snapshots (hundreds of
-        # kilobytes each) in the database.
-        runs = list(self.evaluation.report_runs.select_related("requested_by").defer("snapshot"))
+        runs = self.runs()
+        if request.htmx:
+            return self.poll(runs)
         hidden = hidden_cell_count(self.evaluation, request.user)
-        for run in runs:  # blind scoring: reports that print scores wait for my own
-            run.locked = bool(hidden) and sections.prints_scores(run.sections)
+        self.lock(runs, hidden)
         return self.answer(
             {
                 "runs": runs,
@@ -53,6 +57,48 @@ class ReportListView(EvaluationMixin, PageAction, View):
                 "blind_message": services.blind_message(hidden) if hidden else "",
             }
         )
+
+    def poll(self, runs: list[ReportRun]) -> HttpResponse:
+        """The list alone, fetched every second while a run renders: none of the evaluation's
+        tabs, status strip or reminders, and no context processors (the list reads none), so
+        it costs the same few queries whatever the evaluation's size."""
+        user = self.request.user
+        # Blind scoring closes only finished PDFs that print scores: otherwise nothing to count.
+        closable = any(run.pdf and sections.prints_scores(run.sections) for run in runs)
+        hidden = hidden_cell_count(self.evaluation, user) if closable else 0
+        self.lock(runs, hidden)
+        html = render_to_string(
+            self.partial_template_name,
+            {
+                "evaluation": self.evaluation,
+                "runs": runs,
+                "polling": any(not r.finished for r in runs),
+                "blind_message": services.blind_message(hidden) if hidden else "",
+                "csrf_token": get_token(self.request),  # the Retry button's form
+            },
+        )
+        return HttpResponse(html)
+
+    def runs(self) -> list[ReportRun]:
+        """The evaluation's runs, newest first. The snapshots (hundreds of kilobytes each) stay
+        in the database; the reader's role comes with the rows, so that blind scoring's check
+        (`lock`) asks no query of its own for it."""
+        user = self.request.user
+        role = Membership.objects.filter(evaluation=OuterRef("evaluation"), user=user).order_by()
+        runs = list(
+            self.evaluation.report_runs.select_related("requested_by")
+            .defer("snapshot")
+            .annotate(reader_role=Subquery(role.values("role")[:1]))
+        )
+        if runs:
+            remember_member_role(user, self.evaluation, runs[0].reader_role)
+        return runs
+
+    @staticmethod
+    def lock(runs: list[ReportRun], hidden: int) -> None:
+        """Blind scoring: reports that print scores wait for my own (`hidden` cells)."""
+        for run in runs:
+            run.locked = bool(hidden) and sections.prints_scores(run.sections)
 
     def get_form(self, data=None, files=None, **kwargs):
         return ReportRequestForm(data)

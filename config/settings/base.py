@@ -241,6 +241,9 @@ REPORT_SOFT_TIME_LIMIT = env.int("REPORT_SOFT_TIME_LIMIT", default=240)
 REPORT_TIME_LIMIT = env.int("REPORT_TIME_LIMIT", default=300)
 REPORT_MAX_ATTEMPTS = env.int("REPORT_MAX_ATTEMPTS", default=3)
 REPORT_STUCK_AFTER = env.int("REPORT_STUCK_AFTER", default=900)
+# Freeze what is loaded and hold off the older generations of the garbage collector while a
+# report renders (reports/gc_tuning.py); False renders under the interpreter's defaults.
+REPORT_GC_TUNING = env.bool("REPORT_GC_TUNING", default=True)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from common.i18n import missing_translations
 from evaluations.models import Evaluation
+from reports.gc_tuning import gc_tuned
 from reports.render import render_pdf
 from reports.sections import ALL as ALL_SECTIONS
 from reports.sections import clean_sections
@@ -52,7 +53,8 @@ class Command(BaseCommand):
             generated_at=timezone.now().isoformat(),
             sections=chosen,
         )
-        pdf = render_pdf(snapshot, snapshot_sha256(snapshot), options["language"])
+        with gc_tuned():
+            pdf = render_pdf(snapshot, snapshot_sha256(snapshot), options["language"])
         options["output"].write_bytes(pdf.content)
         self.stdout.write(
             self.style.SUCCESS(
