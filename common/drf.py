@@ -25,6 +25,14 @@ class Pagination(LimitOffsetPagination):
         return super().get_offset(request)
 
 
+class EvaluationPagination(Pagination):
+    """The evaluation list: each row carries its progress and open reminders, computed for its
+    page alone, so pages are smaller than the API's default and have a lower ceiling."""
+
+    default_limit = 20
+    max_limit = 100
+
+
 class Metadata(SimpleMetadata):
     """OPTIONS answers with the view's name and what it accepts, without building a serializer
     for an object (several views have none to build from, and a non-member must learn nothing)."""

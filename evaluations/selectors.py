@@ -22,6 +22,7 @@ from .models import (
     Membership,
     QuestionAnswer,
 )
+from .rules import remember_member_role
 
 # Other apps add the lookups their reminders need, so that a page listing many evaluations
 # still costs a fixed number of queries: EXTRA_PREFETCHES on the evaluation, and
@@ -225,8 +226,7 @@ def evaluation_rows(user, page) -> list[EvaluationData]:
     user can see or their size (see EvaluationData.facts)."""
     evaluations = list(page)
     for evaluation in evaluations:
-        # The rules predicates read this cache instead of querying per evaluation.
-        evaluation.__dict__["_member_roles"] = {user.pk: evaluation.my_role}
+        remember_member_role(user, evaluation, evaluation.my_role)
     return evaluation_data_many(evaluations, viewer=user)
 
 

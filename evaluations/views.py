@@ -40,7 +40,7 @@ from .selectors import (
 
 HOME_APPROVALS = 10  # the home page lists this many of my waiting approval requests
 HOME_EVALUATIONS = 10  # and this many of my most recently changed evaluations
-LIST_PAGE_SIZE = 25  # rows per page of the evaluation list
+LIST_PAGE_SIZE = 20  # rows per page of the evaluation list
 
 
 def list_rows(user, page) -> list:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from evaluations import selectors as evaluation_selectors
-from evaluations.models import CandidateStatus, Status
+from evaluations.models import Status
 from evaluations.reminders import Reminder, reminder
 
 from . import scoring
@@ -65,11 +65,12 @@ def poc_facts(batch) -> dict[int, PocFacts]:
         out[evaluation_id].cases.append(Case(pk, group_id, weight, happy))
     if not any(f.cases for f in out.values()):
         return out  # no plan yet: no cell to read
-    shortlisted = Q(candidate__status=CandidateStatus.SHORTLISTED)
+    # The shortlisted candidates' ids, so that both queries below go by the candidate index.
+    owners = {c.pk: d.evaluation.pk for d in batch for c in d.shortlisted}
     scored = (
-        Score.objects.filter(shortlisted, case__evaluation_id__in=ids, submitted_at__isnull=False)
+        Score.objects.filter(candidate_id__in=owners, submitted_at__isnull=False)
         .exclude(score=None)
-        .values("case__evaluation_id", "case_id", "candidate_id")
+        .values("case_id", "candidate_id")
         .annotate(
             n=Count("pk"),
             low=Min("score"),
@@ -80,12 +81,10 @@ def poc_facts(batch) -> dict[int, PocFacts]:
     )
     for row in scored:
         cell = Cell(row["n"], row["low"], row["high"], row["mine"])
-        out[row["case__evaluation_id"]].cells[row["case_id"], row["candidate_id"]] = cell
-    agreed = Consensus.objects.filter(shortlisted, case__evaluation_id__in=ids).order_by()
-    for evaluation_id, case_id, candidate_id in agreed.values_list(
-        "case__evaluation_id", "case_id", "candidate_id"
-    ):
-        out[evaluation_id].agreed.add((case_id, candidate_id))
+        out[owners[row["candidate_id"]]].cells[row["case_id"], row["candidate_id"]] = cell
+    agreed = Consensus.objects.filter(candidate_id__in=owners).order_by()
+    for case_id, candidate_id in agreed.values_list("case_id", "candidate_id"):
+        out[owners[candidate_id]].agreed.add((case_id, candidate_id))
     return out
 
 

@@ -122,7 +122,7 @@ def test_lists_cost_the_same_for_2_and_30_evaluations(client, owner):
 
 
 def test_the_api_list_caps_the_page(client, owner, settings):
-    from common.drf import Pagination
+    from common.drf import EvaluationPagination
 
     viewer = make_user(roles.PROCUREMENT, username="viewer-cap")
     client.force_login(viewer)
@@ -130,7 +130,7 @@ def test_the_api_list_caps_the_page(client, owner, settings):
     url = reverse("evaluations-api:evaluation_list")
     body = client.get(url + "?limit=2").json()
     assert len(body["results"]) == 2 and body["next"]
-    assert Pagination.max_limit <= 200
+    assert EvaluationPagination.max_limit == 100 and EvaluationPagination.default_limit == 20
 
 
 def test_the_list_filters_by_status_and_text_and_refuses_a_bad_status(client, owner):

@@ -16,6 +16,7 @@ from rest_framework import generics, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
+from common.drf import EvaluationPagination
 from common.http import (
     READ_ERRORS,
     VERSIONED_WRITE_ERRORS,
@@ -62,6 +63,7 @@ def _write_fields(data: dict) -> dict:
 )
 class EvaluationListView(generics.ListCreateAPIView):
     serializer_class = s.EvaluationListSerializer
+    pagination_class = EvaluationPagination  # each row computes its reminders: smaller pages
     filterset_class = EvaluationFilterSet
 
     def get_queryset(self):
