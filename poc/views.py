@@ -7,8 +7,9 @@ from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import FileResponse, Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import View
@@ -21,7 +22,7 @@ from evaluations.models import CandidateStatus
 from evaluations.scoped import EvaluationMixin
 from evaluations.selectors import candidate_get
 
-from . import conflicts, services
+from . import services
 from .export import scorecard_workbook
 from .forms import (
     ConsensusForm,
@@ -205,30 +206,43 @@ class PlanView(ActionRouter, PlanPage, View):
 
 
 class ScorecardView(EvaluationMixin, PageAction, View):
-    """The grid; its form submits all my draft scores (optionally for one candidate)."""
+    """The grid, one group at a time (`?group=<key>`; by default the first group with work left
+    for me). Its group links swap the grid in place with htmx, which then gets the grid alone;
+    its form submits all my draft scores (optionally for one candidate)."""
 
     tab = "poc"
     template_name = "poc/scorecard.html"
+    group_template_name = "poc/partials/scorecard_group.html"
     form_class = SubmitScoresForm
     errors_as_message = True  # the form is a row's button: a refused candidate id is a message
 
+    def requested_group(self) -> str:
+        data = self.request.POST if self.request.method == "POST" else self.request.GET
+        return data.get("group", "")
+
     def context(self, form=None, error=None, **extra):
-        card = scorecard(self.evaluation, self.request.user)
-        can_score = self.request.user.has_perm("poc.score", self.evaluation)
-        # Declared conflicts of interest: cells of a candidate I may not score say why.
-        waiting = conflicts.mark_candidates(card.candidates, self.evaluation, self.request.user)
+        user, e = self.request.user, self.evaluation
+        card = scorecard(e, user, group=self.requested_group())
+        can_score = user.has_perm("poc.score", e)
         return {
             "card": card,
-            "declare_first": waiting if can_score else [],
+            "shown": card.shown,
+            # Declared conflicts of interest: cells of a candidate I may not score say why.
+            "declare_first": card.waiting if can_score else [],
             "totals": [(c, card.overall(c)) for c in card.candidates],
-            "can_score": self.request.user.has_perm("poc.score", self.evaluation),
-            "can_consensus": self.request.user.has_perm("poc.record_consensus", self.evaluation),
+            "can_score": can_score,
+            "can_consensus": user.has_perm("poc.record_consensus", e),
             "outcomes": Outcome.choices,
             "error": error,
             **extra,
         }
 
     def get(self, request, pk):
+        htmx = getattr(request, "htmx", False)
+        if htmx and htmx.target == "scorecard-group" and not htmx.history_restore_request:
+            # Another group picked: only the grid changes, so only the grid is sent.
+            context = {"evaluation": self.evaluation, **self.context()}
+            return render(request, self.group_template_name, context)
         return self.answer(self.context())
 
     def perform(self, form):
@@ -241,7 +255,15 @@ class ScorecardView(EvaluationMixin, PageAction, View):
         self.success_message = _("%(n)d score(s) submitted.") % {"n": n}
 
     def success_url(self):
-        return reverse("poc:scorecard", kwargs={"pk": self.evaluation.pk})
+        return scorecard_url(self.evaluation, self.requested_group())
+
+
+def scorecard_url(evaluation, group: str = "", cell: str = "") -> str:
+    """The scorecard page showing `group` (by its key), scrolled to `cell` (an element id)."""
+    url = reverse("poc:scorecard", kwargs={"pk": evaluation.pk})
+    if group:
+        url += "?" + urlencode({"group": group})
+    return f"{url}#{cell}" if cell else url
 
 
 class CellMixin:
@@ -258,7 +280,11 @@ class CellMixin:
             if candidate.status != CandidateStatus.SHORTLISTED:
                 raise Http404  # an eliminated candidate has no cells on the scorecard
             self._cell_target = (
-                get_object_or_404(PlanCase, pk=self.case_id, evaluation=self.evaluation),
+                get_object_or_404(
+                    PlanCase.objects.select_related("group"),
+                    pk=self.case_id,
+                    evaluation=self.evaluation,
+                ),
                 candidate,
             )
         return self._cell_target
@@ -278,11 +304,14 @@ class CellView(CellMixin, EvaluationMixin, PageAction, View):
 
     def context(self, form=None, error=None, **extra):
         case, candidate = self.cell_target
-        card = scorecard(self.evaluation, self.request.user)
-        conflicts.mark_candidates(card.candidates, self.evaluation, self.request.user)
+        # Built with the rest of its group: the same blind rule and conflict marks as the page.
+        card = scorecard(self.evaluation, self.request.user, group=case.group.key)
         cell = next(
-            c for c in card.cells() if c.case.pk == case.pk and c.candidate.pk == candidate.pk
+            (c for c in card.cells() if c.case.pk == case.pk and c.candidate.pk == candidate.pk),
+            None,
         )
+        if cell is None:
+            raise Http404  # a case of a group the plan no longer has
         return {
             "cell": cell,
             "outcomes": Outcome.choices,
@@ -291,6 +320,11 @@ class CellView(CellMixin, EvaluationMixin, PageAction, View):
             "error": error,
             **extra,
         }
+
+    def respond(self, template, context, status):
+        # The cell alone: none of the evaluation's tabs or status strip around it.
+        context = {"evaluation": self.evaluation, **context}
+        return render(self.request, template, context, status=status)
 
     def perform(self, form):
         case, candidate = self.cell_target
@@ -344,8 +378,7 @@ class EvidenceView(CellMixin, EvaluationMixin, PageAction, View):
 
     def success_url(self):
         case, candidate = self.cell_target
-        url = reverse("poc:scorecard", kwargs={"pk": self.evaluation.pk})
-        return f"{url}#cell-{case.pk}-{candidate.pk}"
+        return scorecard_url(self.evaluation, case.group.key, f"cell-{case.pk}-{candidate.pk}")
 
 
 def evidence_response(evidence: Evidence) -> FileResponse:
@@ -374,7 +407,7 @@ class ResultsView(EvaluationMixin, View):
     tab = "poc"
 
     def get(self, request, pk):
-        res = results(self.evaluation, request.user)
+        res = results(self.evaluation, request.user, rows=False)
         names = {str(c.pk): c.name for c in res.card.candidates}
         radar = radar_chart(
             axes=[g.plan_group.group.name for g in res.card.groups],

@@ -77,6 +77,19 @@ document.addEventListener("change", function (event) {
   }
 });
 
+// An evidence file chosen in a scorecard cell goes through the page's one upload form (which
+// holds the CSRF token), to the address the cell's input names, so the cells carry no form each.
+document.addEventListener("change", function (event) {
+  var input = event.target;
+  if (!input.hasAttribute || !input.hasAttribute("data-upload")) return;
+  var form = document.getElementById("evidence-upload");
+  if (!form) return;
+  form.action = input.getAttribute("data-upload");
+  input.name = "file";
+  form.appendChild(input);
+  form.submit();
+});
+
 document.addEventListener("click", function (event) {
   var el = event.target.closest("[data-confirm]");
   if (el && !window.confirm(el.getAttribute("data-confirm"))) {
