@@ -5,6 +5,7 @@ import pytest
 from common import roles
 from evaluations.models import MemberRole
 from poc import services
+from poc.models import Score
 from tests.conftest import make_user
 from tests.factories import PASSWORD, add_candidates, add_member, declare_none, make_evaluation
 
@@ -72,3 +73,39 @@ def test_blind_scores_disagreement_and_consensus(seeded, live_server, browser):
     assert page.get_by_test_id(cell_id).get_by_test_id("value").inner_text().strip() == "3"
     owner_ctx.close()
     _ = volcano
+
+
+def test_groups_one_at_a_time_swapped_in_with_htmx(seeded, live_server, session):
+    owner = make_user(roles.TECH_LEAD, username="tao")
+    evaluation = make_evaluation(owner)
+    slurm, _volcano = add_candidates(evaluation, owner, "slurm", "volcano")
+    services.plan_init(user=owner, evaluation=evaluation)
+    reviewer = make_user(roles.REVIEWER, username="ana")
+    add_member(evaluation, reviewer, MemberRole.REVIEWER)
+    declare_none(evaluation, reviewer)
+    case = evaluation.poc_cases.filter(group__key="governance").order_by("order", "pk").first()
+    scorecard = f"{live_server.url}/evaluations/{evaluation.pk}/poc/"
+
+    page = session(reviewer)
+    page.goto(scorecard)
+    nav = page.get_by_role("navigation", name="Test groups")
+    assert nav.locator("[aria-current=page]").get_attribute("data-testid") == (
+        "group-batch_training"
+    )
+    nav.get_by_test_id("group-governance").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"{scorecard}?group=governance")
+    cell = page.get_by_test_id(f"cell-{case.pk}-slurm")
+    cell.wait_for()
+    assert nav.locator("[aria-current=page]").get_attribute("data-testid") == "group-governance"
+    # The keyboard stays on the group links, and the swapped-in cells save as before.
+    assert page.evaluate("document.activeElement.dataset.testid") == "group-governance"
+    field = cell.get_by_label("My score", exact=False)
+    field.fill("4")
+    field.press("Tab")
+    page.get_by_test_id(f"cell-{case.pk}-slurm").get_by_text("Saved").wait_for()
+    assert Score.objects.get(case=case, candidate=slurm, reviewer=reviewer).score == 4
+    page.go_back()
+    page.wait_for_url(scorecard)
+    nav.locator("[data-testid=group-batch_training][aria-current=page]").wait_for()
+    assert not page.console_errors
