@@ -26,6 +26,7 @@ scores to 0.01, percentages to 0.1 (so shares in 0–1 to 0.001) and weight chan
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -761,27 +762,84 @@ def monte_carlo_wins(
     the leader gets the win; a tie splits the win equally among the tied leaders. Shares
     therefore sum to 1 up to rounding, or to less when some runs have no scored candidate.
     """
+    trials = weight_trials(plan, cell_scores, candidates, group_weights, runs, spread, seed)
+    return trials.wins(candidates)
+
+
+@dataclass(frozen=True)
+class WeightTrials:
+    """The random re-weightings of :func:`monte_carlo_wins`, run once for a set of candidates:
+    ``scores`` holds each run's unrounded overall score per candidate (None: no score).
+
+    A candidate's score in a run depends on the drawn weights and its own cells only, so the
+    win shares of any subset of the candidates, each run's leader taken within the subset, are
+    exactly what :func:`monte_carlo_wins` gives for that subset alone (:meth:`wins`)."""
+
+    runs: int
+    scores: tuple[dict[str, Decimal | None], ...]
+
+    def wins(self, candidates: Sequence[str]) -> dict[str, Decimal]:
+        unique = _unique(candidates)
+        outright = dict.fromkeys(unique, 0)  # runs led alone: most of them, counted as ints
+        shared = {candidate: Fraction(0) for candidate in unique}
+        for run in self.scores:
+            winners = _leader_of({candidate: run[candidate] for candidate in unique})
+            if len(winners) == 1:
+                outright[winners[0]] += 1
+            else:
+                for winner in winners:
+                    shared[winner] += Fraction(1, len(winners))
+        counts = {candidate: outright[candidate] + shared[candidate] for candidate in unique}
+        return {
+            candidate: _quantize(
+                Decimal(count.numerator) / Decimal(count.denominator * self.runs), SHARE_QUANTUM
+            )
+            for candidate, count in counts.items()
+        }
+
+
+def weight_trials(
+    plan: Plan,
+    cell_scores: Mapping[CellKey, Decimal | None],
+    candidates: Sequence[str],
+    group_weights: Mapping[str, Decimal] | None = None,
+    runs: int = 2000,
+    spread: Decimal = Decimal("0.5"),
+    seed: int = 20261130,
+) -> WeightTrials:
+    """The runs of :func:`monte_carlo_wins` (same draws, same arithmetic) for `candidates`."""
     if runs <= 0:
         raise ValueError("runs must be > 0.")
     if not ZERO <= spread <= ONE:
         raise ValueError("spread must be between 0 and 1.")
     weights = _effective_weights(plan, group_weights)
-    unique = _unique(candidates)
-    stats = {candidate: _group_stats(plan, cell_scores, candidate) for candidate in unique}
+    # Per run only the overall score changes, and only through the group weights: keep each
+    # candidate's scored groups (in plan order) and compute exactly what _overall_raw does for
+    # the score, without its completeness.
+    scored = {
+        candidate: [
+            (group, stat.raw_score)
+            for group, stat in _group_stats(plan, cell_scores, candidate).items()
+            if stat.raw_score is not None
+        ]
+        for candidate in _unique(candidates)
+    }
     rng = random.Random(seed)
     low, high = float(ONE - spread), float(ONE + spread)
-    wins = {candidate: Fraction(0) for candidate in unique}
+    scores = []
     for _ in range(runs):
         drawn = {g: weights[g] * Decimal(rng.uniform(low, high)) for g in plan.groups}
-        winners = _leader_of({c: _overall_raw(stats[c], drawn)[0] for c in unique})
-        for winner in winners:
-            wins[winner] += Fraction(1, len(winners))
-    return {
-        candidate: _quantize(
-            Decimal(count.numerator) / Decimal(count.denominator * runs), SHARE_QUANTUM
-        )
-        for candidate, count in wins.items()
-    }
+        run: dict[str, Decimal | None] = {}
+        for candidate, groups in scored.items():
+            num = den = ZERO
+            for group, score in groups:
+                weight = drawn[group]
+                if weight > 0:
+                    num += weight * score
+                    den += weight
+            run[candidate] = num / den if den > 0 else None
+        scores.append(run)
+    return WeightTrials(runs=runs, scores=tuple(scores))
 
 
 # --------------------------------------------------------------------------------------------
@@ -863,17 +921,22 @@ def krippendorff_alpha_interval(units: Sequence[Sequence[Decimal | float]]) -> f
     n = sum(len(unit) for unit in pairable)
     if n < 2:
         return None
-    observed = Fraction(0)
-    for unit in pairable:
-        m = len(unit)
+    # Exact and fast: every value times the common denominator D is an integer, so the sums
+    # run on integers; D² cancels in D_o / D_e.
+    scale = math.lcm(*(value.denominator for unit in pairable for value in unit))
+    ints = [[value.numerator * (scale // value.denominator) for value in unit] for unit in pairable]
+    squared_by_size: dict[int, int] = {}
+    for unit in ints:
         squared = sum((vi - vj) ** 2 for i, vi in enumerate(unit) for vj in unit[i + 1 :])
-        observed += 2 * squared / (m - 1)  # ×2: both orders of each pair
-    every = [value for unit in pairable for value in unit]
+        squared_by_size[len(unit)] = squared_by_size.get(len(unit), 0) + squared
+    # ×2: both orders of each pair.
+    observed = sum(Fraction(2 * squared, m - 1) for m, squared in squared_by_size.items())
+    every = [value for unit in ints for value in unit]
     expected_sum = 2 * (n * sum(v * v for v in every) - sum(every) ** 2)
     if expected_sum == 0:
         return None
     d_o = observed / n
-    d_e = expected_sum / (n * (n - 1))
+    d_e = Fraction(expected_sum, n * (n - 1))
     return float(1 - d_o / d_e)
 
 

@@ -449,6 +449,22 @@ def test_monte_carlo_extremes(table, spread, expected):
     assert result == expected
 
 
+@pytest.mark.parametrize(
+    "subset",
+    [["A", "B"], ["B", "C"], ["C"], ["A", "B", "C", "D"]],
+)
+def test_win_shares_of_a_subset_read_from_shared_trials_equal_its_own_run(subset):
+    # A and B mirror each other (ties when the factors are equal: spread 0 below), C is
+    # scored in one group only, D in none.
+    table = {"A": ("4", "3"), "B": ("3", "4"), "C": ("5", None), "D": (None, None)}
+    cell_scores = cells(table, ("c1", "c2"))
+    plan = two_group_plan()
+    for spread in (D("0.5"), D("0")):
+        trials = scoring.weight_trials(plan, cell_scores, list(table), runs=300, spread=spread)
+        alone = monte_carlo_wins(plan, cell_scores, subset, runs=300, spread=spread)
+        assert trials.wins(subset) == alone
+
+
 @pytest.mark.parametrize(("runs", "spread"), [(0, D("0.5")), (10, D("1.5")), (10, D("-0.1"))])
 def test_monte_carlo_rejects_bad_parameters(runs, spread):
     with pytest.raises(ValueError):
@@ -499,6 +515,36 @@ def test_monte_carlo_rejects_bad_parameters(runs, spread):
 )
 def test_krippendorff_alpha_interval(units, expected):
     assert krippendorff_alpha_interval(units) == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    "units",
+    [
+        [[D("0.5"), D("4.5"), 2.25], [D("3.1"), D("3.3")], [D(5), D(0)]],
+        [[1, 2, 2, 5], [D("2.5"), 3], [0.1, 0.2]],  # binary floats, not decimal tenths
+    ],
+)
+def test_krippendorff_alpha_is_exact_on_decimals_and_floats(units):
+    # The definition pair by pair, in fractions: D_o over pairs within each unit weighted by
+    # 1/(m_u − 1), D_e over every ordered pair of pairable values regardless of unit.
+    from fractions import Fraction as F
+
+    pairable = [[F(v) for v in unit] for unit in units if len(unit) >= 2]
+    every = [v for unit in pairable for v in unit]
+    n = len(every)
+    d_o = (
+        sum(
+            F((vi - vj) ** 2, len(unit) - 1)
+            for unit in pairable
+            for i, vi in enumerate(unit)
+            for j, vj in enumerate(unit)
+            if i != j
+        )
+        / n
+    )
+    d_e = sum((a - b) ** 2 for i, a in enumerate(every) for j, b in enumerate(every) if i != j)
+    d_e /= n * (n - 1)
+    assert krippendorff_alpha_interval(units) == float(1 - d_o / d_e)
 
 
 @pytest.mark.parametrize(
