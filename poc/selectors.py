@@ -8,12 +8,21 @@ are never shown to anyone but their author.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 from decimal import Decimal
+from functools import cache
 from typing import NamedTuple
 
-from django.db.models import Count, Exists, OuterRef, Prefetch
+from django.db.models import (
+    BooleanField,
+    Count,
+    Exists,
+    ExpressionWrapper,
+    OuterRef,
+    Prefetch,
+    Q,
+)
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -264,11 +273,7 @@ class _Mark(NamedTuple):
     candidate_id: int
     reviewer_id: int
     score: Decimal | None
-    submitted_at: datetime | None
-
-    @property
-    def submitted(self) -> bool:
-        return self.submitted_at is not None
+    submitted: bool
 
 
 def _cell(case, candidate, scores, agreed, user, see_all) -> tuple[Cell, list[Decimal], bool]:
@@ -337,7 +342,8 @@ def scorecard(
     if rows and not one_group:
         scores = scores.select_related("reviewer").prefetch_related("evidence")
     else:
-        scores = map(_Mark._make, scores.values_list(*_Mark._fields))
+        submitted = ExpressionWrapper(Q(submitted_at__isnull=False), BooleanField())
+        scores = map(_Mark._make, scores.values_list(*_Mark._fields[:-1], submitted))
     for s in scores:
         by_cell.setdefault((s.case_id, s.candidate_id), []).append(s)
     consensus = {
@@ -422,6 +428,8 @@ def _build_rows(block, cases, candidates, consensus, evaluation, user, see_all) 
             case__evaluation=evaluation, case__group_id=group_id, candidate__in=candidates
         )
         .select_related("reviewer")
+        # A cell shows a reviewer's name only: leave out what would be parsed for nothing.
+        .defer(*(f"reviewer__{name}" for name in ("password", "last_login", "date_joined")))
         .order_by("submitted_at", "pk")
     )
     files: dict[int, list[Evidence]] = {}
@@ -558,12 +566,17 @@ def results_by_type(
     *,
     sensitivity: scoring.Sensitivity | None = None,
     wins: dict[str, Decimal] | None = None,
+    trials: Callable[[], scoring.WeightTrials] | None = None,
 ) -> list[TypeResults]:
     """Group the candidates by solution type (evaluations.types.group_by_type: the chosen type
     first, the others marked outside it) and rank, lead and test robustness within each group.
 
     `sensitivity` and `wins` computed over every candidate are reused when there is only one
-    type (they are then the same figures)."""
+    type (they are then the same figures); `trials` gives the random re-weightings of every
+    candidate, run once, from which each type's win shares are read."""
+    if trials is None:
+        keys = [str(c.pk) for c in card.candidates]
+        trials = cache(lambda: scoring.weight_trials(card.plan, card.cell_values, keys))
     groups = group_by_type(card.candidates, lambda c: c.solution.solution_type, main_type_id)
     out = []
     for group in groups:
@@ -591,7 +604,7 @@ def results_by_type(
                 if not enough.enough
                 else wins
                 if single and wins is not None
-                else scoring.monte_carlo_wins(card.plan, card.cell_values, keys),
+                else trials().wins(keys),
                 sufficiency=enough,
             )
         )
@@ -622,10 +635,12 @@ def results(
         by_profile.append((profile, fit, scoring.leader({str(k): v for k, v in fit.items()})))
     # Robustness and win shares name a leader only on enough data (scoring.sufficiency).
     enough = scoring.sufficiency(card.plan, card.cell_values, keys)
+    # The re-weightings run once, for every candidate; each type reads its shares from them.
+    trials = cache(lambda: scoring.weight_trials(card.plan, card.cell_values, keys))
     sensitivity = wins = None
     if enough.enough:
         sensitivity = scoring.weight_sensitivity(card.plan, card.cell_values, keys)
-        wins = scoring.monte_carlo_wins(card.plan, card.cell_values, keys)
+        wins = trials().wins(keys)
     return Results(
         card=card,
         overall=overall,
@@ -641,6 +656,7 @@ def results(
             evaluation.main_type_id,
             sensitivity=sensitivity,
             wins=wins,
+            trials=trials,
         ),
         sufficiency=enough,
     )
