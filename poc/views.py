@@ -36,7 +36,7 @@ from .forms import (
     VerifyCapabilityForm,
     WeightForm,
 )
-from .models import Evidence, Outcome, PlanCase, PlanGroup, Score
+from .models import Evidence, PlanCase, PlanGroup, Score
 from .selectors import (
     evidence_for_download,
     plan_cases,
@@ -232,7 +232,6 @@ class ScorecardView(EvaluationMixin, PageAction, View):
             "totals": [(c, card.overall(c)) for c in card.candidates],
             "can_score": can_score,
             "can_consensus": user.has_perm("poc.record_consensus", e),
-            "outcomes": Outcome.choices,
             "error": error,
             **extra,
         }
@@ -314,7 +313,6 @@ class CellView(CellMixin, EvaluationMixin, PageAction, View):
             raise Http404  # a case of a group the plan no longer has
         return {
             "cell": cell,
-            "outcomes": Outcome.choices,
             "can_score": self.request.user.has_perm("poc.score", self.evaluation),
             "can_consensus": self.request.user.has_perm("poc.record_consensus", self.evaluation),
             "error": error,

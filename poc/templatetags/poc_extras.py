@@ -1,8 +1,28 @@
 from decimal import Decimal
+from functools import lru_cache
 
 from django import template
+from django.utils.html import format_html_join
+from django.utils.translation import get_language
+
+from poc.models import Outcome
 
 register = template.Library()
+
+
+@register.simple_tag
+def outcome_options(selected) -> str:
+    """The outcome <option>s of a score, `selected` marked. Every cell of the scorecard has the
+    same few, so each (language, choice) is built once rather than looped over per cell."""
+    return _outcome_options(get_language(), selected or "")
+
+
+@lru_cache(maxsize=64)
+def _outcome_options(language: str, selected: str) -> str:
+    options = (
+        (value, " selected" if value == selected else "", label) for value, label in Outcome.choices
+    )
+    return format_html_join("", '<option value="{}"{}>{}</option>', options)
 
 
 @register.filter

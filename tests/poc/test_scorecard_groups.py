@@ -165,3 +165,24 @@ def test_the_score_input_is_named_by_its_row_and_column(client, evaluation, plan
     assert f'aria-labelledby="{ids}"' in body
     for id_ in ids.split():
         assert body.count(f'id="{id_}"') == 1
+
+
+def test_a_draft_keeps_its_outcome_in_either_language(client, evaluation, plan, people):
+    reviewer = people[MemberRole.REVIEWER]
+    case = cases_of(evaluation, "batch_training")[0]
+    services.score_save(
+        user=reviewer,
+        case=case,
+        candidate=plan[0],
+        score="2",
+        outcome="failed",
+        expected_version=0,
+    )
+    client.force_login(reviewer)
+    for language, failed, not_run in (("en", "Failed", "Not run"), ("zh-hans", "未通过", "未执行")):
+        body = client.get(page(evaluation), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        mine = body.split(f'id="cell-{case.pk}-{plan[0].pk}"')[1].split("</td>")[0]
+        assert f'<option value="failed" selected>{failed}</option>' in mine
+        other = body.split(f'id="cell-{case.pk}-{plan[1].pk}"')[1].split("</td>")[0]
+        assert f'<option value="not_run">{not_run}</option>' in other
+        assert " selected" not in other
