@@ -2,6 +2,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from django import template
+from django.template.defaultfilters import floatformat
 from django.utils.html import format_html_join
 from django.utils.translation import get_language
 
@@ -23,6 +24,21 @@ def _outcome_options(language: str, selected: str) -> str:
         (value, " selected" if value == selected else "", label) for value, label in Outcome.choices
     )
     return format_html_join("", '<option value="{}"{}>{}</option>', options)
+
+
+@register.simple_tag
+def reviewer_scores(scores) -> str:
+    """Other reviewers' scores in a scorecard cell: "name: score" each, the notes as a tooltip.
+    Built here rather than looped over in the template: it is the heaviest part of a cell the
+    owner sees, and a group shows a hundred cells or more."""
+    return format_html_join(
+        " · ",
+        '<span title="{}">{}: {}</span>',
+        (
+            (s.notes, s.reviewer.get_full_name() or s.reviewer.username, floatformat(s.score, -1))
+            for s in scores
+        ),
+    )
 
 
 @register.filter
