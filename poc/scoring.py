@@ -766,24 +766,62 @@ def monte_carlo_wins(
     return trials.wins(candidates)
 
 
+# Float scores are within 1e-13 of the exact ones (scores are on 0–5, a weighted mean of a few
+# terms), so a candidate more than this behind the float leader is behind the exact one by more
+# than TIE_TOLERANCE: only closer runs need the exact arithmetic.
+FLOAT_MARGIN = 1e-9
+
+
 @dataclass(frozen=True)
 class WeightTrials:
-    """The random re-weightings of :func:`monte_carlo_wins`, run once for a set of candidates:
-    ``scores`` holds each run's unrounded overall score per candidate (None: no score).
+    """The random re-weightings of :func:`monte_carlo_wins`, drawn once for a set of candidates.
 
     A candidate's score in a run depends on the drawn weights and its own cells only, so the
     win shares of any subset of the candidates, each run's leader taken within the subset, are
-    exactly what :func:`monte_carlo_wins` gives for that subset alone (:meth:`wins`)."""
+    exactly what :func:`monte_carlo_wins` gives for that subset alone (:meth:`wins`).
+
+    Each run's scores are first computed in floats (``approx``); a run whose float leader is
+    ahead of everyone else by more than ``FLOAT_MARGIN`` has that leader in the exact Decimal
+    arithmetic too, so only the other runs are recomputed exactly (:meth:`exact`). The shares
+    are therefore those of the exact arithmetic, at a fraction of its cost."""
 
     runs: int
-    scores: tuple[dict[str, Decimal | None], ...]
+    weights: tuple[Decimal, ...]  # the group weights in effect, in plan order
+    factors: tuple[tuple[float, ...], ...]  # per run, the factor drawn for each group
+    scored: dict[str, tuple[tuple[int, Decimal], ...]]  # candidate → (group index, score)
+    approx: tuple[dict[str, float | None], ...]  # per run, each candidate's float score
+    floats_safe: bool = True  # False: some weight has no float counterpart; always exact
+
+    def exact(self, run: int, candidate: str) -> Decimal | None:
+        """The candidate's overall score in a run, exactly as :func:`overall` computes it."""
+        num = den = ZERO
+        for index, score in self.scored[candidate]:
+            weight = self.weights[index] * Decimal(self.factors[run][index])
+            if weight > 0:
+                num += weight * score
+                den += weight
+        return num / den if den > 0 else None
+
+    def winners(self, run: int, candidates: Sequence[str]) -> list[str]:
+        """The run's leaders among `candidates` (several on a tie), as _leader_of decides."""
+        approx = self.approx[run]
+        scored = [(approx[c], c) for c in candidates if approx[c] is not None]
+        if not scored:
+            return []
+        best = max(value for value, _c in scored)
+        close = [c for value, c in scored if value >= best - FLOAT_MARGIN]
+        if len(close) == 1 and self.floats_safe:
+            return close
+        exact = [(self.exact(run, c), c) for _value, c in scored]
+        best_exact = max(value for value, _c in exact)
+        return [c for value, c in exact if value >= best_exact - TIE_TOLERANCE]
 
     def wins(self, candidates: Sequence[str]) -> dict[str, Decimal]:
         unique = _unique(candidates)
         outright = dict.fromkeys(unique, 0)  # runs led alone: most of them, counted as ints
         shared = {candidate: Fraction(0) for candidate in unique}
-        for run in self.scores:
-            winners = _leader_of({candidate: run[candidate] for candidate in unique})
+        for run in range(self.runs):
+            winners = self.winners(run, unique)
             if len(winners) == 1:
                 outright[winners[0]] += 1
             else:
@@ -812,34 +850,50 @@ def weight_trials(
         raise ValueError("runs must be > 0.")
     if not ZERO <= spread <= ONE:
         raise ValueError("spread must be between 0 and 1.")
-    weights = _effective_weights(plan, group_weights)
+    effective = _effective_weights(plan, group_weights)
+    weights = tuple(effective[g] for g in plan.groups)
+    float_weights = [float(w) for w in weights]
+    # A weight too small or too large for a float could decide differently in floats.
+    floats_safe = all(
+        w == 0 or 1e-300 < f < 1e300 for f, w in zip(float_weights, weights, strict=True)
+    )
+    index = {g: i for i, g in enumerate(plan.groups)}
     # Per run only the overall score changes, and only through the group weights: keep each
-    # candidate's scored groups (in plan order) and compute exactly what _overall_raw does for
-    # the score, without its completeness.
+    # candidate's scored groups (in plan order), whose score _overall_raw weighs.
     scored = {
-        candidate: [
-            (group, stat.raw_score)
+        candidate: tuple(
+            (index[group], stat.raw_score)
             for group, stat in _group_stats(plan, cell_scores, candidate).items()
             if stat.raw_score is not None
-        ]
+        )
         for candidate in _unique(candidates)
     }
+    float_scored = {c: [(i, float(score)) for i, score in groups] for c, groups in scored.items()}
     rng = random.Random(seed)
     low, high = float(ONE - spread), float(ONE + spread)
-    scores = []
+    factors, approx = [], []
     for _ in range(runs):
-        drawn = {g: weights[g] * Decimal(rng.uniform(low, high)) for g in plan.groups}
-        run: dict[str, Decimal | None] = {}
-        for candidate, groups in scored.items():
-            num = den = ZERO
-            for group, score in groups:
-                weight = drawn[group]
+        drawn = tuple(rng.uniform(low, high) for _g in plan.groups)
+        factors.append(drawn)
+        drawn_weights = [w * f for w, f in zip(float_weights, drawn, strict=True)]
+        run: dict[str, float | None] = {}
+        for candidate, groups in float_scored.items():
+            num = den = 0.0
+            for i, score in groups:
+                weight = drawn_weights[i]
                 if weight > 0:
                     num += weight * score
                     den += weight
             run[candidate] = num / den if den > 0 else None
-        scores.append(run)
-    return WeightTrials(runs=runs, scores=tuple(scores))
+        approx.append(run)
+    return WeightTrials(
+        runs=runs,
+        weights=weights,
+        factors=tuple(factors),
+        scored=scored,
+        approx=tuple(approx),
+        floats_safe=floats_safe,
+    )
 
 
 # --------------------------------------------------------------------------------------------

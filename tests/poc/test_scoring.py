@@ -465,6 +465,58 @@ def test_win_shares_of_a_subset_read_from_shared_trials_equal_its_own_run(subset
         assert trials.wins(subset) == alone
 
 
+def _wins_in_decimals(plan, cell_scores, candidates, runs, spread, seed):
+    """monte_carlo_wins by its definition: every run through overall() and leader()."""
+    from fractions import Fraction
+
+    rng = random.Random(seed)
+    low, high = float(1 - spread), float(1 + spread)
+    wins = dict.fromkeys(candidates, Fraction(0))
+    for _ in range(runs):
+        drawn = {
+            g: plan.group_weights.get(g, D(0)) * D(rng.uniform(low, high)) for g in plan.groups
+        }
+        leaders = leader({c: overall(plan, cell_scores, c, drawn) for c in candidates})
+        for c in leaders:
+            wins[c] += Fraction(1, len(leaders))
+    return {
+        c: (D(w.numerator) / D(w.denominator * runs)).quantize(D("0.001"), rounding=ROUND_HALF_UP)
+        for c, w in wins.items()
+    }
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_win_shares_equal_the_decimal_definition_on_ties_and_near_ties(seed):
+    # Floats only pick the clear leaders; exact ties and near ties (apart by more or by less
+    # than the tie tolerance) must still come out as the exact arithmetic decides them.
+    rng = random.Random(seed)
+    groups = [f"g{i}" for i in range(rng.randint(1, 5))]
+    cases = [Case(f"c{i}", rng.choice(groups), D(rng.randint(0, 4))) for i in range(8)]
+    plan = Plan(groups, {g: D(rng.randint(0, 5)) for g in groups}, cases)
+    steps = [None] + [D(n) / 2 for n in range(11)]
+    table = {f"K{k}": [rng.choice(steps) for _ in cases] for k in range(4)}
+    table["twin"] = list(table["K0"])  # an exact tie with K0 under every weighting
+
+    def nudged(row, by):
+        """The row with its first score below 5 raised by `by`."""
+        row = list(row)
+        i = next((i for i, v in enumerate(row) if v is not None and v < 5), None)
+        if i is not None:
+            row[i] += by
+        return row
+
+    table["near"] = nudged(table["K1"], D("1e-10"))  # ahead of K1, by more than the tolerance
+    table["hair"] = nudged(table["K2"], D("1e-14"))  # level with K2 within the tolerance
+    rows = table.items()
+    cell_scores = {(c.key, k): v for k, row in rows for c, v in zip(cases, row, strict=True)}
+    candidates = list(table)
+    spread = rng.choice([D("0"), D("0.2"), D("0.5"), D("1")])
+    expected = _wins_in_decimals(plan, cell_scores, candidates, 200, spread, seed)
+    assert monte_carlo_wins(plan, cell_scores, candidates, runs=200, spread=spread, seed=seed) == (
+        expected
+    )
+
+
 @pytest.mark.parametrize(("runs", "spread"), [(0, D("0.5")), (10, D("1.5")), (10, D("-0.1"))])
 def test_monte_carlo_rejects_bad_parameters(runs, spread):
     with pytest.raises(ValueError):
