@@ -106,6 +106,10 @@ class Scorecard:
     hidden_cells: int = 0  # cells left out of the totals until the viewer submits their own
     # Candidates waiting for the viewer's conflict-of-interest declaration (scorecard(group=...)).
     waiting: list[Candidate] = field(default_factory=list)
+    # Every case of the plan, in order, and the (case pk, candidate pk) of the hidden cells,
+    # whichever rows were built.
+    all_cases: list[PlanCase] = field(default_factory=list)
+    hidden_keys: set[tuple[int, int]] = field(default_factory=set)
 
     @property
     def cases(self) -> list[PlanCase]:
@@ -359,7 +363,7 @@ def scorecard(
     blocks = {g.group_id: GroupBlock(g, shown=rows and not one_group) for g in groups}
     cell_values: dict[tuple[str, str], Decimal | None] = {}
     reviewer_scores: dict[tuple[str, str], list[Decimal]] = {}
-    hidden_cells = 0
+    hidden_keys: set[tuple[int, int]] = set()
     for case in cases:
         block = blocks.get(case.group_id)
         if block is None:
@@ -375,7 +379,8 @@ def scorecard(
             # totals, agreement and robustness I am shown, or they would give the scores away.
             cell_values[key] = cell.value
             reviewer_scores[key] = [] if hidden else values
-            hidden_cells += hidden
+            if hidden:
+                hidden_keys.add((case.pk, candidate.pk))
             block.cells += 1
             block.missing += cell.missing
             block.open_disagreements += cell.open_disagreement
@@ -414,8 +419,10 @@ def scorecard(
         plan,
         cell_values,
         reviewer_scores,
-        hidden_cells,
+        len(hidden_keys),
         waiting,
+        [c for c in cases if c.group_id in blocks],
+        hidden_keys,
     )
 
 

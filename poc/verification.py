@@ -191,8 +191,8 @@ def poc_verification(
     """What this evaluation's POC verified and contradicted, as `user` may see it (or as
     `card`, a scorecard already read for them, shows it)."""
     if card is None:
-        card = scorecard(evaluation, user, see_all=see_all)
-    all_cases = card.cases
+        card = scorecard(evaluation, user, see_all=see_all, rows=False)  # values are enough
+    all_cases = card.all_cases
     prefetch_related_objects(all_cases, *CASE_CAPABILITIES)
     cases = [c for c in all_cases if c.verified_capabilities()]
     caps_of = {str(c.pk): c.verified_capabilities() for c in cases}
@@ -204,11 +204,7 @@ def poc_verification(
         card.cell_values,
         keys,
     )
-    hidden = sum(
-        1
-        for cell in card.cells()
-        if str(cell.case.pk) in caps_of and cell.hidden_count and cell.value is None
-    )
+    hidden = sum(1 for case_pk, _candidate in card.hidden_keys if str(case_pk) in caps_of)
     beds = {b.candidate_id: b for b in TestBed.objects.filter(candidate__in=card.candidates)}
     claims = _claims(card.candidates)
     order = {cap.pk: (cap.group.order, cap.order, cap.pk) for cap in capability_of.values()}
