@@ -217,8 +217,7 @@ class ScorecardView(EvaluationMixin, PageAction, View):
     errors_as_message = True  # the form is a row's button: a refused candidate id is a message
 
     def requested_group(self) -> str:
-        data = self.request.POST if self.request.method == "POST" else self.request.GET
-        return data.get("group", "")
+        return self.request.GET.get("group", "")  # the page's address, for its forms too
 
     def context(self, form=None, error=None, **extra):
         user, e = self.request.user, self.evaluation

@@ -435,20 +435,27 @@ def by_selector(root: Node, selector: str) -> list[Node]:
 
 
 def forms_on(html: str, page: str) -> list[PageForm]:
-    """Every way the page posts: <form method=post>, and elements with hx-post (an input that
-    saves on change, a button with hx-vals), with the values the page holds."""
+    """Every way the page posts: <form method=post>, elements with hx-post (an input that
+    saves on change, a button with hx-vals), and file inputs with data-upload (each sends
+    itself, as `file`, through the form the page holds for them: static/js/app.js), with the
+    values the page holds."""
     root = parse_html(html)
     found = []
     for node in root.walk():
         is_form = node.tag == "form" and node.attrs.get("method", "get").lower() == "post"
-        if not (is_form or "hx-post" in node.attrs):
+        upload = node.attrs.get("data-upload")
+        if not (is_form or "hx-post" in node.attrs or upload):
             continue
-        target = node.attrs.get("hx-post") or node.attrs.get("action") or page
-        form = (
-            node
-            if node.tag == "form"
-            else next((a for a in node.ancestors() if a.tag == "form"), None)
-        )
+        target = upload or node.attrs.get("hx-post") or node.attrs.get("action") or page
+        if upload:
+            form = next(n for n in root.walk() if n.attrs.get("id") == "evidence-upload")
+            node.attrs["name"] = "file"  # as the script names it when it moves it there
+        else:
+            form = (
+                node
+                if node.tag == "form"
+                else next((a for a in node.ancestors() if a.tag == "form"), None)
+            )
         nodes = controls(form.walk()) if form is not None else []
         if node.tag != "form" and node not in nodes and node.attrs.get("name"):
             nodes.append(node)  # an input with hx-post sends itself

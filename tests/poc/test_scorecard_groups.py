@@ -133,7 +133,7 @@ def test_evidence_and_submitting_drafts_come_back_to_the_same_group(
     assert "run.txt" in cell and f'data-upload="{upload}"' in cell
     assert 'id="evidence-upload"' in body  # the one form every cell's file input goes through
 
-    submitted = client.post(page(evaluation), {"candidate": plan[0].pk, "group": "governance"})
+    submitted = client.post(page(evaluation, "governance"), {"candidate": plan[0].pk})
     assert submitted.status_code == 302 and submitted.url == page(evaluation, "governance")
     assert Score.objects.get(case=case, reviewer=reviewer, candidate=plan[0]).submitted
 
