@@ -286,9 +286,14 @@ def _cell(case, candidate, scores, agreed, user, see_all) -> tuple[Cell, list[De
     What the viewer may see of a cell is decided here, once, for the shown cells and the counts
     alike: for a hidden cell nothing derived from the others' scores (value, disagreement,
     consensus) leaves."""
-    mine = next((s for s in scores if s.reviewer_id == user.pk), None)
-    submitted = [s for s in scores if s.submitted and s.score is not None]
-    others = [s for s in submitted if s.reviewer_id != user.pk]
+    me, mine, submitted, others = user.pk, None, [], []
+    for s in scores:  # one pass: this runs for every cell of the plan
+        if s.reviewer_id == me:
+            mine = s
+        if s.submitted and s.score is not None:
+            submitted.append(s)
+            if s.reviewer_id != me:
+                others.append(s)
     may_see = see_all or (mine is not None and mine.submitted)
     values = [s.score for s in submitted]
     value = scoring.cell_value(values, agreed.score if agreed else None)
