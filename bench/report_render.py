@@ -82,6 +82,9 @@ TARGET_SECONDS_PER_PAGE = 0.29  # the floor per page before the print-layout cha
 TARGET_REREQUEST_SECONDS = 1.0
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.builders import add_custom_cases, score_every_cell  # noqa: E402
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 os.environ.setdefault("DJANGO_DEBUG", "false")  # as a worker runs: no query log kept in memory
 os.environ.pop("REDIS_URL", None)  # no broker: report tasks run in-process (eager)
@@ -201,8 +204,6 @@ def make_extra_solution():
 def generate(quick: bool):
     """The evaluation, through the services where they are cheap and bulk rows for scores."""
     from django.core.files.base import ContentFile
-    from django.db import transaction
-    from django.utils import timezone
 
     from catalog.models import Scenario, Solution
     from evaluations import services as ev
@@ -216,7 +217,7 @@ def generate(quick: bool):
         Status,
     )
     from poc import services as poc
-    from poc.models import Consensus, Direction, Evidence, Outcome, Score, TestCase, TestGroup
+    from poc.models import Consensus, Evidence, Score, TestCase, TestGroup
     from responsibility import services as resp
 
     rng = random.Random(20270301)
@@ -317,60 +318,10 @@ def generate(quick: bool):
     else:
         poc.plan_init(user=owner, evaluation=evaluation)
         n_custom = 33
-    for n in range(n_custom):
-        title, acceptance = CUSTOM_TOPICS[n % len(CUSTOM_TOPICS)]
-        metric = n % 3 == 0
-        poc.plan_case_add_custom(
-            user=owner,
-            evaluation=evaluation,
-            group=groups[n % len(groups)],
-            title=f"{title}（场景 {n + 1}）",
-            acceptance=acceptance.format(n=5 + n % 7),
-            steps=STEPS,
-            weight=Decimal(2 + n % 4),
-            metric_name="恢复耗时" if metric else "",
-            metric_unit="s" if metric else "",
-            metric_direction=Direction.LOWER if metric else "",
-            metric_threshold=Decimal(60 + 10 * (n % 5)) if metric else None,
-        )
-    cases = list(evaluation.poc_cases.order_by("group__order", "order", "pk"))
-
+    cases = add_custom_cases(owner, evaluation, groups, n_custom, CUSTOM_TOPICS, STEPS)
     # Scores: 3 reviewers × every case × every candidate, submitted; about 8% of the cells
     # have a reviewer far off, so the disagreement and consensus tables fill too.
-    now = timezone.now()
-    quality = {c.pk: rng.uniform(2.0, 4.5) for c in candidates}
-    rows, disagreeing = [], []
-    for case in cases:
-        for c in candidates:
-            base = quality[c.pk] + rng.uniform(-1.0, 1.0)
-            outlier = rng.random() < 0.08
-            if outlier:
-                disagreeing.append((case, c))
-            for j, reviewer in enumerate(reviewers):
-                value = base + rng.uniform(-0.5, 0.5) + (2.0 if outlier and j == 2 else 0)
-                value = Decimal(round(min(5.0, max(0.0, value)) * 2) / 2).quantize(Decimal("0.1"))
-                rows.append(
-                    Score(
-                        case=case,
-                        candidate=c,
-                        reviewer=reviewer,
-                        score=value,
-                        outcome=Outcome.PASSED if value >= 3 else Outcome.FAILED,
-                        notes=rng.choice(NOTES),
-                        submitted_at=now,
-                    )
-                )
-    with transaction.atomic():
-        Score.objects.bulk_create(rows, batch_size=500)
-    for case, c in disagreeing[:6]:
-        poc.consensus_record(
-            user=owner,
-            case=case,
-            candidate=c,
-            score="3.5",
-            reason="评审会讨论后一致认为：第三位评审的环境配置有误，以复测结果为准。",
-            expected_version=None,
-        )
+    scored = score_every_cell(owner, cases, candidates, reviewers, rng, NOTES, batch_size=500)
 
     # Evidence: small files behind a few submitted scores.
     scores = list(Score.objects.filter(case__evaluation=evaluation).order_by("pk")[::97])[:16]
@@ -399,7 +350,7 @@ def generate(quick: bool):
         {
             "candidates": len(candidates),
             "cases": len(cases),
-            "scores": len(rows),
+            "scores": scored,
             "consensus": Consensus.objects.filter(case__evaluation=evaluation).count(),
             "evidence": len(scores),
         },

@@ -39,6 +39,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.builders import add_custom_cases, score_every_cell  # noqa: E402
+
 PREFIX = "scale-"
 VIEWER = "scale-viewer"
 TEN = "scale-ten"
@@ -643,8 +645,6 @@ class ChunkWriter:
 
 def make_large(users: dict, shape: LargeShape, rng) -> tuple[object, dict]:
     """The large evaluation, through the services (history included), scores in bulk."""
-    from django.db import transaction
-    from django.utils import timezone
 
     from catalog.models import Scenario, Solution
     from evaluations import services as ev
@@ -658,7 +658,7 @@ def make_large(users: dict, shape: LargeShape, rng) -> tuple[object, dict]:
         Status,
     )
     from poc import services as poc
-    from poc.models import Direction, Evidence, Outcome, Score, TestCase, TestGroup
+    from poc.models import Evidence, Score, TestCase, TestGroup
     from responsibility import services as resp
 
     if not 2 <= shape.candidates <= 8:
@@ -755,60 +755,12 @@ def make_large(users: dict, shape: LargeShape, rng) -> tuple[object, dict]:
     else:
         for case in library[: shape.cases]:
             poc.plan_case_add_library(user=owner, evaluation=evaluation, case=case)
-    for n in range(max(0, shape.cases - len(library))):
-        title, acceptance = CUSTOM_CASES[n % len(CUSTOM_CASES)]
-        metric = n % 3 == 0
-        poc.plan_case_add_custom(
-            user=owner,
-            evaluation=evaluation,
-            group=groups[n % len(groups)],
-            title=f"{title}（场景 {n + 1}）",
-            acceptance=acceptance.format(n=5 + n % 7),
-            steps=STEPS,
-            weight=Decimal(2 + n % 4),
-            metric_name="恢复耗时" if metric else "",
-            metric_unit="s" if metric else "",
-            metric_direction=Direction.LOWER if metric else "",
-            metric_threshold=Decimal(60 + 10 * (n % 5)) if metric else None,
-        )
-    cases = list(evaluation.poc_cases.order_by("group__order", "order", "pk"))
-
+    cases = add_custom_cases(
+        owner, evaluation, groups, max(0, shape.cases - len(library)), CUSTOM_CASES, STEPS
+    )
     # Every reviewer scores every case for every candidate; about 8% of the cells have a
     # reviewer far off, so the disagreement and consensus tables fill too.
-    now = timezone.now()
-    quality = {c.pk: rng.uniform(2.0, 4.5) for c in candidates}
-    rows, disagreeing = [], []
-    for case in cases:
-        for c in candidates:
-            base = quality[c.pk] + rng.uniform(-1.0, 1.0)
-            outlier = rng.random() < 0.08
-            if outlier:
-                disagreeing.append((case, c))
-            for j, reviewer in enumerate(reviewers):
-                value = base + rng.uniform(-0.5, 0.5) + (2.0 if outlier and j == 2 else 0)
-                value = Decimal(round(min(5.0, max(0.0, value)) * 2) / 2).quantize(Decimal("0.1"))
-                rows.append(
-                    Score(
-                        case=case,
-                        candidate=c,
-                        reviewer=reviewer,
-                        score=value,
-                        outcome=Outcome.PASSED if value >= 3 else Outcome.FAILED,
-                        notes=rng.choice(NOTES),
-                        submitted_at=now,
-                    )
-                )
-    with transaction.atomic():
-        Score.objects.bulk_create(rows, batch_size=2000)
-    for case, c in disagreeing[:6]:
-        poc.consensus_record(
-            user=owner,
-            case=case,
-            candidate=c,
-            score="3.5",
-            reason="评审会讨论后一致认为：第三位评审的环境配置有误，以复测结果为准。",
-            expected_version=None,
-        )
+    scored = score_every_cell(owner, cases, candidates, reviewers, rng, NOTES, batch_size=2000)
     # Evidence rows behind a few scores. The pages list them; only a download would read the
     # file, so none is written (the bench leaves MEDIA_ROOT alone).
     Evidence.objects.bulk_create(
@@ -840,7 +792,7 @@ def make_large(users: dict, shape: LargeShape, rng) -> tuple[object, dict]:
     return evaluation, {
         "candidates": len(candidates),
         "cases": len(cases),
-        "scores": len(rows),
+        "scores": scored,
         "rows": AreaRow.objects.filter(candidate__evaluation=evaluation).count(),
         "cells": Cell.objects.filter(row__candidate__evaluation=evaluation).count(),
     }
