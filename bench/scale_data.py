@@ -1,7 +1,7 @@
 """Realistic scale for the list and tab benches: many evaluations in the database DATABASE_URL
 names, with what real organisations accumulate in them.
 
-By default 1,000 evaluations holding at least 200,000 submitted POC scores and about 395,000
+By default 1,000 evaluations holding at least 200,000 submitted POC scores and about 400,000
 responsibility-matrix cells, their cost settings and inputs, five-question and context answers,
 memberships, some consensus scores, decisions and status changes. One of them is the large
 evaluation (8 candidates × 60 cases × 3 reviewers, as bench/report_render.py builds): it goes
