@@ -289,3 +289,20 @@ def test_the_schema_admits_what_the_api_answers(owner):
     put = schema["paths"]["/api/evaluations/{evaluation_pk}/decision/"]["put"]
     assert {"200", "201", "400", "401", "403", "404", "409", "412", "428"} <= set(put["responses"])
     assert "If-Match" in [p["name"] for p in put["parameters"]]
+
+
+def test_an_unreadable_body_is_a_documented_415(admin_user, client):
+    """Found by the fuzz: a body in a content type no parser reads answers 415, and every
+    operation that takes a body documents that answer."""
+    slug = SolutionFactory().solution_type.slug
+    response = api(admin_user).generic(
+        "PATCH", f"/api/catalog/solution-types/{slug}/", b"name=x", content_type="text/plain"
+    )
+    assert response.status_code == 415, response.content
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    operation = schema["paths"]["/api/catalog/solution-types/{slug}/"]["patch"]
+    assert "415" in operation["responses"]
+    with_body = [
+        op for path in schema["paths"].values() for op in path.values() if "requestBody" in op
+    ]
+    assert with_body and all("415" in op["responses"] for op in with_body)

@@ -208,6 +208,10 @@ SPECTACULAR_SETTINGS = {
         "MemberRoleEnum": "evaluations.models.MemberRole",
         "SupportLevelEnum": "catalog.models.SupportLevel",
     },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "common.schema_hooks.document_unsupported_media_type",
+    ],
 }
 
 # Celery. With REDIS_URL (production, docker compose, CI) the broker is Redis. Without it (the
