@@ -55,7 +55,10 @@ def test_a_freeze_of_the_process_itself_is_kept(odd_collector):
     frozen = gc.get_freeze_count()
     with gc_tuned():
         assert gc.get_threshold() == RENDER_THRESHOLDS
-    assert gc.get_freeze_count() == frozen and gc.get_threshold() == (555, 7, 3)
+    # Kept, neither undone nor frozen again. The count can only fall by what was freed
+    # meanwhile: a frozen object whose last reference goes leaves the permanent generation.
+    after = gc.get_freeze_count()
+    assert frozen * 0.9 < after <= frozen and gc.get_threshold() == (555, 7, 3)
 
 
 def test_the_setting_turns_it_off(odd_collector, settings):
