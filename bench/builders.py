@@ -77,3 +77,53 @@ def score_every_cell(owner, cases, candidates, reviewers, rng, notes, *, batch_s
             expected_version=None,
         )
     return len(rows)
+
+
+def fill_candidates(owner, evaluation, candidates, explanation: str) -> None:
+    """Five answers (`explanation` formatted with {who} and {n}), a prefilled matrix and cost
+    inputs for every candidate, and the evaluation's cost settings."""
+    from evaluations import services as ev
+    from evaluations.models import Assessment, BudgetFocus, FiveQuestion
+    from responsibility import services as resp
+
+    parties = ["internal", "vendor", "cloud", "business"]
+    budgets = [BudgetFocus.PEOPLE, BudgetFocus.SOFTWARE, BudgetFocus.BOTH]
+    assessments = [Assessment.YES, Assessment.PARTLY, Assessment.NO, Assessment.YES]
+    questions = list(FiveQuestion.objects.filter(is_active=True))
+    for n, c in enumerate(candidates):
+        for i, q in enumerate(questions):
+            party = parties[(n + i) % len(parties)]
+            ev.answer_save(
+                user=owner,
+                candidate=c,
+                question=q,
+                parties=[party],
+                assessment=assessments[(n * 2 + i) % len(assessments)],
+                budget=budgets[(n + i) % len(budgets)],
+                explanation=explanation.format(who=party, n=i + 1),
+                evidence_url=f"https://wiki.example.test/eval/{c.pk}/{q.key}",
+                expected_version=None,
+            )
+        resp.matrix_prefill(user=owner, candidate=c)
+        resp.cost_input_save(
+            user=owner,
+            candidate=c,
+            expected_version=None,
+            licence_per_year=Decimal(120000 + 35000 * n),
+            vendor_services_per_year=Decimal(40000 + 5000 * (n % 3)),
+            gpu_count=8 * (n % 3),
+            gpu_hours_per_year=Decimal(2000 if n % 3 else 0),
+            gpu_price_per_hour=Decimal("18.50"),
+            utilisation=Decimal("0.65"),
+            hardware_one_off=Decimal(800000 if n % 2 else 0),
+            hardware_per_year=Decimal(60000 if n % 2 else 0),
+            one_off=Decimal(50000 + 10000 * n),
+        )
+    resp.cost_settings_save(
+        user=owner,
+        evaluation=evaluation,
+        expected_version=None,
+        years=5,
+        currency="CNY",
+        fte_cost_per_year=Decimal("450000"),
+    )

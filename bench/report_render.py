@@ -60,7 +60,6 @@ import sys
 import tempfile
 import time
 import warnings
-from decimal import Decimal
 from pathlib import Path
 
 CHILD_FLAG = "--child-render"
@@ -83,7 +82,7 @@ TARGET_REREQUEST_SECONDS = 1.0
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.builders import add_custom_cases, score_every_cell  # noqa: E402
+from bench.builders import add_custom_cases, fill_candidates, score_every_cell  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 os.environ.setdefault("DJANGO_DEBUG", "false")  # as a worker runs: no query log kept in memory
@@ -209,16 +208,12 @@ def generate(quick: bool):
     from evaluations import services as ev
     from evaluations.models import (
         AnswerValue,
-        Assessment,
-        BudgetFocus,
         ContextQuestion,
-        FiveQuestion,
         MemberRole,
         Status,
     )
     from poc import services as poc
     from poc.models import Consensus, Evidence, Score, TestCase, TestGroup
-    from responsibility import services as resp
 
     rng = random.Random(20270301)
     users = make_users()
@@ -265,47 +260,7 @@ def generate(quick: bool):
     candidates = list(evaluation.candidates.order_by("pk"))
 
     # Five answers, a prefilled matrix and cost inputs per candidate.
-    parties = ["internal", "vendor", "cloud", "business"]
-    budgets = [BudgetFocus.PEOPLE, BudgetFocus.SOFTWARE, BudgetFocus.BOTH]
-    assessments = [Assessment.YES, Assessment.PARTLY, Assessment.NO, Assessment.YES]
-    questions = list(FiveQuestion.objects.filter(is_active=True))
-    for n, c in enumerate(candidates):
-        for i, q in enumerate(questions):
-            party = parties[(n + i) % len(parties)]
-            ev.answer_save(
-                user=owner,
-                candidate=c,
-                question=q,
-                parties=[party],
-                assessment=assessments[(n * 2 + i) % len(assessments)],
-                budget=budgets[(n + i) % len(budgets)],
-                explanation=ANSWER_TEXT.format(who=party, n=i + 1),
-                evidence_url=f"https://wiki.example.test/eval/{c.pk}/{q.key}",
-                expected_version=None,
-            )
-        resp.matrix_prefill(user=owner, candidate=c)
-        resp.cost_input_save(
-            user=owner,
-            candidate=c,
-            expected_version=None,
-            licence_per_year=Decimal(120000 + 35000 * n),
-            vendor_services_per_year=Decimal(40000 + 5000 * (n % 3)),
-            gpu_count=8 * (n % 3),
-            gpu_hours_per_year=Decimal(2000 if n % 3 else 0),
-            gpu_price_per_hour=Decimal("18.50"),
-            utilisation=Decimal("0.65"),
-            hardware_one_off=Decimal(800000 if n % 2 else 0),
-            hardware_per_year=Decimal(60000 if n % 2 else 0),
-            one_off=Decimal(50000 + 10000 * n),
-        )
-    resp.cost_settings_save(
-        user=owner,
-        evaluation=evaluation,
-        expected_version=None,
-        years=5,
-        currency="CNY",
-        fte_cost_per_year=Decimal("450000"),
-    )
+    fill_candidates(owner, evaluation, candidates, ANSWER_TEXT)
 
     # The POC plan: library cases and cases of its own, spread over the four groups.
     evaluation = ev.evaluation_transition(user=owner, evaluation=evaluation, to_status=Status.POC)

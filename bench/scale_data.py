@@ -39,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.builders import add_custom_cases, score_every_cell  # noqa: E402
+from bench.builders import add_custom_cases, fill_candidates, score_every_cell  # noqa: E402
 
 PREFIX = "scale-"
 VIEWER = "scale-viewer"
@@ -650,16 +650,12 @@ def make_large(users: dict, shape: LargeShape, rng) -> tuple[object, dict]:
     from evaluations import services as ev
     from evaluations.models import (
         AnswerValue,
-        Assessment,
-        BudgetFocus,
         ContextQuestion,
-        FiveQuestion,
         MemberRole,
         Status,
     )
     from poc import services as poc
     from poc.models import Evidence, Score, TestCase, TestGroup
-    from responsibility import services as resp
 
     if not 2 <= shape.candidates <= 8:
         raise ValueError("the large evaluation has 2 to 8 candidates (7 solutions and a stack)")
@@ -707,45 +703,8 @@ def make_large(users: dict, shape: LargeShape, rng) -> tuple[object, dict]:
     )
     candidates = list(evaluation.candidates.order_by("pk"))
 
-    budgets = [BudgetFocus.PEOPLE, BudgetFocus.SOFTWARE, BudgetFocus.BOTH]
-    assessments = [Assessment.YES, Assessment.PARTLY, Assessment.NO, Assessment.YES]
-    for n, c in enumerate(candidates):
-        for i, q in enumerate(FiveQuestion.objects.filter(is_active=True)):
-            party = PARTY_KEYS[(n + i) % 4]
-            ev.answer_save(
-                user=owner,
-                candidate=c,
-                question=q,
-                parties=[party],
-                assessment=assessments[(n * 2 + i) % 4],
-                budget=budgets[(n + i) % 3],
-                explanation=EXPLANATION.format(who=party, n=i + 1),
-                evidence_url=f"https://wiki.example.test/eval/{c.pk}/{q.key}",
-                expected_version=None,
-            )
-        resp.matrix_prefill(user=owner, candidate=c)
-        resp.cost_input_save(
-            user=owner,
-            candidate=c,
-            expected_version=None,
-            licence_per_year=Decimal(120000 + 35000 * n),
-            vendor_services_per_year=Decimal(40000 + 5000 * (n % 3)),
-            gpu_count=8 * (n % 3),
-            gpu_hours_per_year=Decimal(2000 if n % 3 else 0),
-            gpu_price_per_hour=Decimal("18.50"),
-            utilisation=Decimal("0.65"),
-            hardware_one_off=Decimal(800000 if n % 2 else 0),
-            hardware_per_year=Decimal(60000 if n % 2 else 0),
-            one_off=Decimal(50000 + 10000 * n),
-        )
-    resp.cost_settings_save(
-        user=owner,
-        evaluation=evaluation,
-        expected_version=None,
-        years=5,
-        currency="CNY",
-        fte_cost_per_year=Decimal("450000"),
-    )
+    # Five answers, a prefilled matrix and cost inputs per candidate.
+    fill_candidates(owner, evaluation, candidates, EXPLANATION)
 
     evaluation = ev.evaluation_transition(user=owner, evaluation=evaluation, to_status=Status.POC)
     groups = list(TestGroup.objects.order_by("order", "pk"))
