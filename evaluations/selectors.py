@@ -31,6 +31,10 @@ from .rules import remember_member_role
 # is read as aggregates through EvaluationData.facts instead, never as model instances.
 EXTRA_PREFETCHES: list = []
 CANDIDATE_PREFETCHES: list = []
+# One-to-one rows read with their owner in the same query (select_related), which costs less
+# than a prefetch each: e.g. an evaluation's cost settings, a candidate's cost inputs.
+EXTRA_SELECTS: list = []
+CANDIDATE_SELECTS: list = []
 
 
 def evaluations_for_user(user) -> QuerySet[Evaluation]:
@@ -65,9 +69,9 @@ def _candidate_prefetch() -> Prefetch:
     answers = QuestionAnswer.objects.select_related("question")
     return Prefetch(
         "candidates",
-        queryset=Candidate.objects.select_related("solution__solution_type").prefetch_related(
-            Prefetch("answers", queryset=answers), "rules", *CANDIDATE_PREFETCHES
-        ),
+        queryset=Candidate.objects.select_related(
+            "solution__solution_type", *CANDIDATE_SELECTS
+        ).prefetch_related(Prefetch("answers", queryset=answers), "rules", *CANDIDATE_PREFETCHES),
     )
 
 
@@ -77,9 +81,12 @@ def evaluation_queryset_full(qs: QuerySet[Evaluation]) -> QuerySet[Evaluation]:
         "scenarios",
         _candidate_prefetch(),
         Prefetch("context_answers", queryset=ContextAnswer.objects.select_related("question")),
-        "decision__chosen__solution__solution_type",
+        Prefetch(
+            "decision__chosen",
+            queryset=Candidate.objects.select_related("solution__solution_type"),
+        ),
         *EXTRA_PREFETCHES,
-    ).select_related("created_by")
+    ).select_related("created_by", "decision", *EXTRA_SELECTS)
 
 
 @dataclass

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.db.models import Count, Max, Min, Q
+from django.db.models import Count, Max, Min, Prefetch, Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -18,9 +18,11 @@ from evaluations.models import Status
 from evaluations.reminders import Reminder, reminder
 
 from . import scoring
-from .models import Consensus, PlanCase, Score
+from .models import Consensus, PlanCase, PlanGroup, Score
 
-evaluation_selectors.EXTRA_PREFETCHES += ["poc_groups__group"]
+evaluation_selectors.EXTRA_PREFETCHES += [
+    Prefetch("poc_groups", queryset=PlanGroup.objects.select_related("group"))
+]
 
 
 @dataclass(frozen=True)

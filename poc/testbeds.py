@@ -32,8 +32,8 @@ from evaluations.reminders import Reminder, reminder
 from .models import TestBed
 from .services import _require
 
-# The reminders read each candidate's test bed with the evaluation (a fixed number of queries).
-evaluation_selectors.CANDIDATE_PREFETCHES.append("test_bed")
+# The reminders read each candidate's test bed in the same query as the candidate.
+evaluation_selectors.CANDIDATE_SELECTS.append("test_bed")
 
 
 # --- the rule --------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Risk reminders about responsibilities and costs (SPEC §1.9), added to the evaluations
-registry. They read costs and parties prefetched through `selectors.EXTRA_PREFETCHES`, and the
-matrices as tuples through `EvaluationData.facts` (two queries for a whole page of
-evaluations, no AreaRow or Cell instances)."""
+registry. They read costs and parties loaded with the evaluation (`selectors.EXTRA_SELECTS`,
+`EXTRA_PREFETCHES`), and the matrices as tuples through `EvaluationData.facts` (two queries
+for a whole page of evaluations, no AreaRow or Cell instances)."""
 
 from __future__ import annotations
 
@@ -25,11 +25,9 @@ from .selectors import (
     shared_parties,
 )
 
-evaluation_selectors.EXTRA_PREFETCHES += [
-    "candidates__cost",
-    "cost",
-    "parties",
-]
+evaluation_selectors.EXTRA_PREFETCHES += ["parties"]
+evaluation_selectors.EXTRA_SELECTS += ["cost"]
+evaluation_selectors.CANDIDATE_SELECTS += ["cost"]
 
 OPEN_SOURCE_TYPE = "open-source"
 COMMERCIAL_TYPES = {"enterprise-platform", "cloud-managed"}
