@@ -1,4 +1,5 @@
-"""Probes for /healthz: each returns {"ok": bool, "detail": str} and never raises."""
+"""Probes for readiness (/readyz, /healthz): each returns {"ok": bool, "detail": str} and
+never raises."""
 
 import os
 from pathlib import Path
@@ -44,3 +45,23 @@ def filesystem_status(options: dict) -> dict:
     if folder.is_dir() and os.access(folder, os.W_OK | os.X_OK):
         return {"ok": True, "detail": "filesystem"}
     return {"ok": False, "detail": f"filesystem: {folder} is not a writable folder"[:300]}
+
+
+def storage_status(storage=None) -> dict:
+    """Where evidence and report PDFs are kept can take files. Local disk: the folder (or, before
+    the first file, the nearest existing parent Django would create it in) is writable; any
+    other backend (object storage) answers a lookup through Django's storage API."""
+    from django.core.files.storage import FileSystemStorage, default_storage
+
+    storage = default_storage if storage is None else storage
+    try:
+        if isinstance(storage, FileSystemStorage):
+            folder = Path(storage.location)
+            nearest = next(p for p in (folder, *folder.parents) if p.exists())
+            if nearest.is_dir() and os.access(nearest, os.W_OK | os.X_OK):
+                return {"ok": True, "detail": "filesystem"}
+            return {"ok": False, "detail": f"filesystem: {folder} is not writable"[:300]}
+        storage.exists("readiness-probe")
+        return {"ok": True, "detail": type(storage).__name__}
+    except Exception as exc:  # unreachable store, refused credentials ...
+        return {"ok": False, "detail": f"{type(exc).__name__}: {exc}".strip()[:300]}

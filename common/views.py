@@ -1,5 +1,6 @@
 """View plumbing shared by every app's pages: one way to take a write, map the service's
-errors and answer htmx (NetBox's generic edit view is the model), and /healthz."""
+errors and answer htmx (NetBox's generic edit view is the model), and the probes (/livez,
+/readyz and /healthz)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from .exceptions import DomainError, Forbidden, StaleEdit
 from .forms import VERSION_MISSING, form_error_text, form_errors_from, version_missing
-from .health import broker_status, database_status
+from .health import broker_status, database_status, storage_status
 from .history import last_saved
 from .roles import is_admin
 
@@ -49,10 +50,21 @@ def may_read_health_details(request) -> bool:
     return bool(user and user.is_authenticated and is_admin(user))
 
 
-def healthz(request):
-    """200 when the database and the broker answer, 503 otherwise. Anyone learns only that;
-    which check failed and why (hosts, errors) is for admins and holders of HEALTHZ_TOKEN."""
-    checks = {"database": database_status(connection), "broker": broker_status()}
+def livez(request):
+    """Liveness: the process answers requests. It reads nothing else, so a database or broker
+    outage never gets a healthy web process restarted; that is what readiness is for."""
+    return JsonResponse({"status": "ok"})
+
+
+def readyz(request):
+    """Readiness (also at /healthz): 200 when the database, the broker and the file storage
+    answer, 503 otherwise. Anyone learns only that; which check failed and why (hosts, errors)
+    is for admins and holders of HEALTHZ_TOKEN."""
+    checks = {
+        "database": database_status(connection),
+        "broker": broker_status(),
+        "storage": storage_status(),
+    }
     healthy = all(c["ok"] for c in checks.values())
     body = {"status": "ok" if healthy else "unavailable"}
     if may_read_health_details(request):
@@ -60,6 +72,9 @@ def healthz(request):
         if not healthy:
             body["failing"] = [name for name, c in checks.items() if not c["ok"]]
     return JsonResponse(body, status=200 if healthy else 503)
+
+
+healthz = readyz
 
 
 def stale_message(exc: StaleEdit) -> str:

@@ -4,13 +4,17 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from common.views import favicon, healthz
+from common.views import favicon, healthz, livez, readyz
 from evaluations.views import HomeView
 
 urlpatterns = [
     path("", HomeView.as_view(), name="home"),
     # Pages that do not name an icon (Django admin, API docs) make browsers ask for this one.
     path("favicon.ico", favicon),
+    # Probes: liveness (the process answers) and readiness (database, broker, storage);
+    # /healthz is readiness under the name monitoring set up before the split uses.
+    path("livez", livez, name="livez"),
+    path("readyz", readyz, name="readyz"),
     path("healthz", healthz, name="healthz"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -121,3 +121,83 @@ def test_every_answer_carries_a_content_security_policy(client):
         directives = dict(d.strip().split(" ", 1) for d in policy.split(";") if d.strip())
         assert directives["script-src"] == "'self'", path  # no inline script, no eval
         assert directives["frame-ancestors"] == "'none'" and directives["object-src"] == "'none'"
+
+
+# --- liveness and readiness ------------------------------------------------------------------
+
+
+def test_liveness_answers_while_the_dependencies_are_down(client, monkeypatch):
+    """A database or broker outage makes the instance not ready, never "dead": restarting a
+    healthy web process would not bring the database back."""
+    real = connections["default"]
+    broken = type(real)({**real.settings_dict, "PORT": "1", "NAME": "/nonexistent/db"}, "broken")
+    monkeypatch.setattr(views, "connection", broken)
+    with override_settings(REDIS_URL="redis://127.0.0.1:1/0"):
+        assert client.get("/readyz").status_code == 503
+        live = client.get("/livez")
+    broken.close()
+    assert live.status_code == 200 and live.json() == {"status": "ok"}
+
+
+def test_readiness_checks_database_broker_and_storage(client, redis_url):
+    with override_settings(REDIS_URL=redis_url):
+        ready, health = client.get("/readyz"), client.get("/healthz")
+    assert ready.status_code == health.status_code == 200
+    checks = ready.json()["checks"]
+    assert set(checks) == {"database", "broker", "storage"}
+    assert checks["storage"] == {"ok": True, "detail": "filesystem"}
+    assert health.json() == ready.json()  # /healthz is readiness under its older name
+
+
+def test_storage_that_cannot_take_files_is_not_ready(client, settings, tmp_path):
+    from django.core.files.storage import FileSystemStorage
+
+    from common.health import storage_status
+
+    folder = tmp_path / "media"
+    assert storage_status(FileSystemStorage(location=folder / "not-yet")) == {
+        "ok": True,  # Django creates the folder with the first file
+        "detail": "filesystem",
+    }
+    occupied = tmp_path / "plain-file"  # a file where the folder should be
+    occupied.write_text("x")
+    refused = storage_status(FileSystemStorage(location=occupied / "evidence"))
+    assert refused == {
+        "ok": False,
+        "detail": f"filesystem: {occupied / 'evidence'} is not writable",
+    }
+
+    settings.MEDIA_ROOT = str(occupied)  # the default storage follows MEDIA_ROOT
+    with override_settings(REDIS_URL=""):
+        response = client.get("/readyz")
+    assert response.status_code == 503 and response.json()["failing"] == ["storage"]
+
+
+def test_an_object_store_that_does_not_answer_is_not_ready():
+    from django.core.files.storage import Storage
+
+    from common.health import storage_status
+
+    class Unreachable(Storage):
+        def exists(self, name):
+            raise ConnectionError("connection refused by 127.0.0.1:1")
+
+    class Reachable(Storage):
+        def exists(self, name):
+            return False
+
+    assert storage_status(Unreachable()) == {
+        "ok": False,
+        "detail": "ConnectionError: connection refused by 127.0.0.1:1",
+    }
+    assert storage_status(Reachable()) == {"ok": True, "detail": "Reachable"}
+
+
+def test_probes_are_public_and_say_nothing_to_strangers(redis_url):
+    from django.test import Client
+
+    anonymous = Client()
+    with override_settings(REDIS_URL=redis_url):
+        for path in ("/livez", "/readyz"):
+            response = anonymous.get(path)
+            assert response.status_code == 200 and response.json() == {"status": "ok"}, path
