@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from common.directory import SignInForm
 from common.views import favicon, healthz, livez, readyz
 from evaluations.views import HomeView
 
@@ -16,7 +17,11 @@ urlpatterns = [
     path("livez", livez, name="livez"),
     path("readyz", readyz, name="readyz"),
     path("healthz", healthz, name="healthz"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(authentication_form=SignInForm),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password/",

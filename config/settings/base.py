@@ -1,10 +1,13 @@
 """Settings shared by every environment. All configuration comes from the environment."""
 
 import datetime
+import os
 from pathlib import Path
 
 import environ
 from django.utils.translation import gettext_lazy as _
+
+from .directory import directory_settings, with_directory
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -104,6 +107,14 @@ AUTHENTICATION_BACKENDS = [
     "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+
+# --- Company sign-in: LDAP / Active Directory (config/settings/directory.py) ----------------
+# Off unless LDAP_SERVER_URI is set; then the directory's backend sits before ModelBackend,
+# which keeps local accounts (a break-glass admin) working.
+LDAP_SERVER_URI = ""
+LDAP_ROLE_GROUPS: dict = {}
+globals().update(directory_settings(os.environ))
+AUTHENTICATION_BACKENDS = with_directory(AUTHENTICATION_BACKENDS, globals())
 # Content-Security-Policy (django-csp) on every response: everything comes from the app itself,
 # no inline script anywhere (behaviour lives in static/js), no framing, no plugins. Inline
 # style *attributes* stay allowed: the report's column widths and the server-drawn SVG charts
