@@ -41,6 +41,11 @@ directory {folder}/data
 access to attrs=userPassword by anonymous auth by self write by * none
 access to * by users read by * none
 """
+TLS_CONFIG = """\
+TLSCACertificateFile {folder}/ca.pem
+TLSCertificateFile {folder}/server.pem
+TLSCertificateKeyFile {folder}/server.key
+"""
 
 # uid → (given name, surname, password, groups). "dora" is in the deny group (a disabled
 # account); "noah" is only in a group that gives no role; "breakglass" shares its name with
@@ -78,6 +83,11 @@ class Directory:
     uri: str
     folder: Path
     process: subprocess.Popen
+    ldaps_uri: str = ""  # with TLS: the ldaps:// address (uri then also takes StartTLS)
+
+    @property
+    def ca_file(self) -> str:
+        return str(self.folder / "ca.pem")
 
     def environ(self, **extra) -> dict[str, str]:
         """The environment variables an operator would set for this directory."""
@@ -123,21 +133,81 @@ def available() -> bool:
     return Path(SLAPD).exists()
 
 
-def start(folder: Path) -> Directory:
-    """Start slapd on a free port with the people and groups above."""
+def make_certificates(folder: Path, name: str = "ca") -> None:
+    """A throwaway certificate authority `name`.pem and, signed by it, a certificate for
+    127.0.0.1 (server.pem, server.key), with openssl."""
+
+    def run(*args):
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+
+    run(
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "2",
+        "-subj",
+        f"/CN=Shortlist test {name}",
+        "-keyout",
+        f"{name}.key",
+        "-out",
+        f"{name}.pem",
+    )
+    run(
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+    )
+    (folder / "san.cnf").write_text("subjectAltName=IP:127.0.0.1\n")
+    run(
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        f"{name}.pem",
+        "-CAkey",
+        f"{name}.key",
+        "-CAcreateserial",
+        "-days",
+        "2",
+        "-extfile",
+        "san.cnf",
+        "-out",
+        "server.pem",
+    )
+
+
+def start(folder: Path, *, tls: bool = False) -> Directory:
+    """Start slapd on a free port with the people and groups above; with `tls`, a certificate
+    from a throwaway authority, StartTLS on the ldap:// port and an ldaps:// port."""
     (folder / "data").mkdir(parents=True)
     config = folder / "slapd.conf"
-    config.write_text(
-        CONFIG.format(folder=folder, suffix=SUFFIX, root_dn=ROOT_DN, root_password=ROOT_PASSWORD)
-    )
-    uri = f"ldap://127.0.0.1:{free_port()}"
+    text = CONFIG.format(folder=folder, suffix=SUFFIX, root_dn=ROOT_DN, root_password=ROOT_PASSWORD)
+    uri, ldaps_uri = f"ldap://127.0.0.1:{free_port()}", ""
+    listen = f"{uri}/"
+    if tls:
+        make_certificates(folder)
+        text = TLS_CONFIG.format(folder=folder) + text
+        ldaps_uri = f"ldaps://127.0.0.1:{free_port()}"
+        listen += f" {ldaps_uri}/"
+    config.write_text(text)
     # -d 0: stay in the foreground (so the test owns the process) without debug output.
     process = subprocess.Popen(
-        [SLAPD, "-f", str(config), "-h", f"{uri}/", "-d", "0"],
+        [SLAPD, "-f", str(config), "-h", listen, "-d", "0"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    directory = Directory(uri, folder, process)
+    directory = Directory(uri, folder, process, ldaps_uri)
     deadline = time.monotonic() + 15
     while True:
         try:

@@ -203,3 +203,39 @@ def test_a_half_configured_directory_is_refused_at_startup(change, message):
     }
     with pytest.raises(ImproperlyConfigured, match=message):
         directory_settings(environ)
+
+
+# --- TLS -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def tls_directory(tmp_path):
+    if not directory_server.available():
+        require_service("slapd", "install Debian's slapd (bin/install-system-deps --test)")
+    server = directory_server.start(tmp_path / "slapd", tls=True)
+    yield server
+    directory_server.remove(server)
+
+
+def test_sign_in_over_ldaps_and_starttls_trusting_the_company_ca(tls_directory, settings):
+    over_ldaps = tls_directory.environ(
+        LDAP_SERVER_URI=tls_directory.ldaps_uri, LDAP_CA_CERT_FILE=tls_directory.ca_file
+    )
+    use_directory(settings, over_ldaps)
+    assert is_signed_in(sign_in("lena", "lena-pass-1")[0])
+    starttls = tls_directory.environ(LDAP_START_TLS="true", LDAP_CA_CERT_FILE=tls_directory.ca_file)
+    use_directory(settings, starttls)
+    assert is_signed_in(sign_in("ravi", "ravi-pass-1")[0])
+
+
+def test_a_directory_certificate_from_another_authority_is_not_trusted(tls_directory, settings):
+    other = tls_directory.folder / "other"
+    other.mkdir()
+    directory_server.make_certificates(other, "other-ca")
+    environ = tls_directory.environ(
+        LDAP_SERVER_URI=tls_directory.ldaps_uri, LDAP_CA_CERT_FILE=str(other / "other-ca.pem")
+    )
+    use_directory(settings, environ)
+    client, page = sign_in("lena", "lena-pass-1")
+    assert not is_signed_in(client)
+    assert UNREACHABLE in page  # the connection is refused before any password is sent
