@@ -8,6 +8,7 @@ BIN := $(VENV)/bin
 MANAGE := $(BIN)/python manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
+OIDC_PROVIDER := tests/oidc_provider
 
 .PHONY: run test install install-test system-deps system-deps-test translations migrate messages seed \
 	lint format worker beat bench clean
@@ -42,7 +43,12 @@ $(BIN)/.installed: pyproject.toml
 
 install: system-deps $(BIN)/.installed
 
-install-test: system-deps-test $(BIN)/.installed
+install-test: system-deps-test $(BIN)/.installed $(OIDC_PROVIDER)/node_modules/.installed
+
+# The throwaway OpenID provider the company sign-in tests start (oidc-provider under node).
+$(OIDC_PROVIDER)/node_modules/.installed: $(OIDC_PROVIDER)/package-lock.json
+	cd $(OIDC_PROVIDER) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
 # Compiled catalogs (*.mo) are build output, not in git: every command that serves pages or
 # renders reports compiles them first, so a fresh clone never prints an English "Chinese" report.

@@ -5,6 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from common.directory import SignInForm
+from common.oidc import SignInCallbackView, SignInRequestView, SignInView, SignOutView
 from common.views import favicon, healthz, livez, readyz
 from evaluations.views import HomeView
 
@@ -17,12 +18,11 @@ urlpatterns = [
     path("livez", livez, name="livez"),
     path("readyz", readyz, name="readyz"),
     path("healthz", healthz, name="healthz"),
-    path(
-        "accounts/login/",
-        auth_views.LoginView.as_view(authentication_form=SignInForm),
-        name="login",
-    ),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/login/", SignInView.as_view(authentication_form=SignInForm), name="login"),
+    path("accounts/logout/", SignOutView.as_view(), name="logout"),
+    # Company sign-in with OpenID Connect (404 while it is off).
+    path("oidc/authenticate/", SignInRequestView.as_view(), name="oidc_authentication_init"),
+    path("oidc/callback/", SignInCallbackView.as_view(), name="oidc_authentication_callback"),
     path(
         "accounts/password/",
         auth_views.PasswordChangeView.as_view(),

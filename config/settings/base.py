@@ -8,6 +8,7 @@ import environ
 from django.utils.translation import gettext_lazy as _
 
 from .directory import directory_settings, with_directory
+from .oidc import oidc_settings, with_oidc, with_provider_in_csp
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -115,6 +116,11 @@ LDAP_SERVER_URI = ""
 LDAP_ROLE_GROUPS: dict = {}
 globals().update(directory_settings(os.environ))
 AUTHENTICATION_BACKENDS = with_directory(AUTHENTICATION_BACKENDS, globals())
+
+# --- Company sign-in: OpenID Connect (config/settings/oidc.py) -------------------------------
+# Off unless OIDC_DISCOVERY_URL is set; then a "company account" button on the sign-in page.
+globals().update(oidc_settings(os.environ))
+AUTHENTICATION_BACKENDS = with_oidc(AUTHENTICATION_BACKENDS, globals())
 # Content-Security-Policy (django-csp) on every response: everything comes from the app itself,
 # no inline script anywhere (behaviour lives in static/js), no framing, no plugins. Inline
 # style *attributes* stay allowed: the report's column widths and the server-drawn SVG charts
@@ -134,6 +140,7 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     }
 }
+CONTENT_SECURITY_POLICY = with_provider_in_csp(CONTENT_SECURITY_POLICY, globals())
 
 # Password guessing (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username
 # from one address, sign-in is refused for AXES_COOLOFF_MINUTES, even with the right password.

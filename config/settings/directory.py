@@ -95,11 +95,16 @@ def directory_settings(environ: Mapping[str, str]) -> dict:
     }
 
 
-def with_directory(backends: list[str], settings: Mapping) -> list[str]:
-    """The authentication backends with the directory's after django-axes' (which must refuse a
-    locked-out sign-in first) and before ModelBackend (local accounts)."""
-    backends = [b for b in backends if b != BACKEND]
-    if not settings.get("AUTH_LDAP_SERVER_URI"):
+def before_local_accounts(backends: list[str], backend: str, enabled: bool) -> list[str]:
+    """`backends` with `backend` after django-axes' (which must refuse a locked-out sign-in
+    first) and before ModelBackend (local accounts), or without it when not `enabled`."""
+    backends = [b for b in backends if b != backend]
+    if not enabled:
         return backends
     model = backends.index("django.contrib.auth.backends.ModelBackend")
-    return [*backends[:model], BACKEND, *backends[model:]]
+    return [*backends[:model], backend, *backends[model:]]
+
+
+def with_directory(backends: list[str], settings: Mapping) -> list[str]:
+    """The authentication backends with the directory's, when it is configured."""
+    return before_local_accounts(backends, BACKEND, bool(settings.get("AUTH_LDAP_SERVER_URI")))
