@@ -1,4 +1,6 @@
-"""Refuse NUL characters before anything reads the request: PostgreSQL cannot store them, and a
+"""Request ids and one log line per request; and refusal of NUL characters.
+
+Refuse NUL characters before anything reads the request: PostgreSQL cannot store them, and a
 path, query or body carrying one would otherwise reach a lookup or a save and fail there (500).
 Form fields refuse NUL on their own; this covers URL values and JSON bodies once, for every
 view. The API answers as it answers any invalid input: JSON naming each field that holds one."""
@@ -6,10 +8,67 @@ view. The API answers as it answers any invalid input: JSON naming each field th
 from __future__ import annotations
 
 import json
-from urllib.parse import unquote_to_bytes
+import logging
+import time
+from urllib.parse import quote, unquote_to_bytes
 
 from django.http import HttpResponseBadRequest, JsonResponse
+from django.utils.functional import empty
 from django.utils.translation import gettext as _
+
+from .logs import clean_request_id, request_id
+
+request_log = logging.getLogger("shortlist.request")
+
+
+class RequestLogMiddleware:
+    """Gives each request an id (the client's X-Request-ID when it is a safe token), returns it
+    in the response, and logs one line when the response is ready: method, path without the
+    query string (it may hold tokens), status, duration and the user's id."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        rid = clean_request_id(request.headers.get("X-Request-ID"))
+        token = request_id.set(rid)
+        started = time.perf_counter()
+        try:
+            response = self.get_response(request)
+            response["X-Request-ID"] = rid
+            self.log(request, response, started)
+        finally:
+            request_id.reset(token)
+        return response
+
+    @staticmethod
+    def log(request, response, started: float) -> None:
+        duration_ms = round((time.perf_counter() - started) * 1000, 1)
+        # Percent-encoded as on the wire, so a decoded newline cannot forge a line of its own.
+        path = quote(request.path, safe="/:@!$&'()*+,;=-._~")
+        request_log.info(
+            "%s %s %s %sms",
+            request.method,
+            path,
+            response.status_code,
+            duration_ms,
+            extra={
+                "method": request.method,
+                "path": path,
+                "status": response.status_code,
+                "duration_ms": duration_ms,
+                "user_id": _user_id(request),
+            },
+        )
+
+
+def _user_id(request):
+    """The signed-in user's id, if the request already looked the user up: reading it here
+    would cost the session and user queries that a page without a user never made."""
+    user = getattr(request, "user", None)
+    if user is None or getattr(user, "_wrapped", None) is empty:
+        return None
+    return user.pk if user.is_authenticated else None
 
 
 def _holds_nul(value) -> bool:

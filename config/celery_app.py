@@ -3,6 +3,9 @@ from pathlib import Path
 
 from celery import Celery
 
+# Connects the signals that carry the request id into tasks and keep Django's log format.
+import common.logs  # noqa: F401
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
 app = Celery("shortlist")

@@ -1,5 +1,7 @@
 """Thin, idempotent tasks that take IDs; their status lives in the ReportRun row."""
 
+import logging
+
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_init
@@ -7,6 +9,8 @@ from django.conf import settings
 
 from . import services
 from .gc_tuning import gc_tuned
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(
@@ -19,6 +23,7 @@ from .gc_tuning import gc_tuned
     max_retries=settings.REPORT_MAX_ATTEMPTS,
 )
 def render_report(self, run_id: int) -> str:
+    log.info("Rendering report run %s (attempt %s).", run_id, self.request.retries + 1)
     try:
         # The collector is restored, and the render's garbage freed, once the run is saved:
         # nobody waits for that second.
@@ -35,6 +40,7 @@ def render_report(self, run_id: int) -> str:
     except Exception as exc:
         services.report_fail(run_id, f"{type(exc).__name__}: {exc}")
         raise
+    log.info("Report run %s is %s.", run_id, run.status if run else "missing")
     return run.status if run else "missing"
 
 

@@ -48,6 +48,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every response, a redirect or a refusal included, gets a request id and a log line.
+    "common.middleware.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "common.middleware.RefuseNulMiddleware",
@@ -282,10 +284,29 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-orphan-files": {"task": "common.sweep_orphan_files", "schedule": 3600.0},
 }
 
+# --- Logs -------------------------------------------------------------------------------------
+# DJANGO_LOG_FORMAT: `text` for people reading a terminal, `json` (one object per line) for a
+# log collector. Every line carries the request id (common.logs); "-" outside a request.
+LOG_FORMAT = env("DJANGO_LOG_FORMAT", default="text").strip().lower()
+if LOG_FORMAT not in ("text", "json"):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(f"DJANGO_LOG_FORMAT must be 'text' or 'json', not {LOG_FORMAT!r}.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "common.logs.RequestIdFilter"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"},
+        "json": {"()": "common.logs.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["request_id"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
     # WeasyPrint narrates every rendering step at INFO.
     "loggers": {
@@ -294,3 +315,4 @@ LOGGING = {
         "fontTools": {"level": "WARNING"},
     },
 }
+# --- end of logs ------------------------------------------------------------------------------
