@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from common.views import favicon, healthz
+from common.views import favicon, healthz, metrics
 from evaluations.views import HomeView
 
 urlpatterns = [
@@ -12,6 +12,8 @@ urlpatterns = [
     # Pages that do not name an icon (Django admin, API docs) make browsers ask for this one.
     path("favicon.ico", favicon),
     path("healthz", healthz, name="healthz"),
+    # Prometheus scrapes; 404 unless METRICS_TOKEN or METRICS_ALLOWED_IPS lets the caller in.
+    path("metrics", metrics, name="metrics"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
