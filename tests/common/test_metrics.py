@@ -266,7 +266,11 @@ def test_queue_length_on_the_filesystem_broker(client, metrics_on, tmp_path):
 
     folder = tmp_path / "queue"
     folder.mkdir()
-    options = {"data_folder_in": str(folder), "data_folder_out": str(folder)}
+    options = {
+        "data_folder_in": str(folder),
+        "data_folder_out": str(folder),
+        "control_folder": str(tmp_path / "control"),
+    }
     metrics_on.CELERY_BROKER_URL = "filesystem://localhost/"
     metrics_on.CELERY_BROKER_TRANSPORT_OPTIONS = options
     metrics_on.CELERY_TASK_ALWAYS_EAGER = False
