@@ -19,6 +19,8 @@ class CommonConfig(AppConfig):
 
     def ready(self):
         from . import lookups  # noqa: F401  (registers IntegerFieldIn)
+        from .metrics import APP_METRICS, CeleryQueueCollector
         from .seeding import register
 
         register("roles", role_groups_load_seed)
+        APP_METRICS.register(CeleryQueueCollector())

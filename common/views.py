@@ -1,6 +1,6 @@
 """View plumbing shared by every app's pages: one way to take a write, map the service's
-errors and answer htmx (NetBox's generic edit view is the model), and the probes (/livez,
-/readyz and /healthz)."""
+errors and answer htmx (NetBox's generic edit view is the model), the probes (/livez, /readyz
+and /healthz) and /metrics."""
 
 from __future__ import annotations
 
@@ -8,18 +8,27 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import connection
-from django.http import HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.db import connection, transaction
+from django.http import (
+    Http404,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponsePermanentRedirect,
+    JsonResponse,
+)
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.utils import formats
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from prometheus_client.exposition import choose_encoder
 
 from .exceptions import DomainError, Forbidden, StaleEdit
 from .forms import VERSION_MISSING, form_error_text, form_errors_from, version_missing
 from .health import broker_status, database_status, storage_status
 from .history import last_saved
+from .metrics import bearer_token, may_read_metrics, scrape_registry
 from .roles import is_admin
 
 
@@ -43,7 +52,7 @@ def favicon(request):
 def may_read_health_details(request) -> bool:
     """Signed-in admins, or a caller presenting HEALTHZ_TOKEN (Authorization: Bearer …)."""
     token = settings.HEALTHZ_TOKEN
-    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    given = bearer_token(request)
     if token and given and constant_time_compare(given, token):
         return True
     user = getattr(request, "user", None)
@@ -75,6 +84,20 @@ def readyz(request):
 
 
 healthz = readyz
+
+
+@csrf_exempt  # a refused POST answers 404 as for an unknown page, not the CSRF 403
+@transaction.non_atomic_requests  # reads only; a failing collector's query must not stop others
+def metrics(request):
+    """Prometheus metrics, for METRICS_TOKEN holders and METRICS_ALLOWED_IPS only. Anyone else,
+    and everyone while neither is set, gets the 404 of an unknown page: the endpoint is not
+    advertised."""
+    if not may_read_metrics(request):
+        raise Http404
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    encode, content_type = choose_encoder(request.headers.get("Accept", ""))
+    return HttpResponse(encode(scrape_registry()), content_type=content_type)
 
 
 def stale_message(exc: StaleEdit) -> str:

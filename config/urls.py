@@ -6,7 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from common.directory import SignInForm
 from common.oidc import SignInCallbackView, SignInRequestView, SignInView, SignOutView
-from common.views import favicon, healthz, livez, readyz
+from common.views import favicon, healthz, livez, metrics, readyz
 from evaluations.views import HomeView
 
 urlpatterns = [
@@ -18,6 +18,8 @@ urlpatterns = [
     path("livez", livez, name="livez"),
     path("readyz", readyz, name="readyz"),
     path("healthz", healthz, name="healthz"),
+    # Prometheus scrapes; 404 unless METRICS_TOKEN or METRICS_ALLOWED_IPS lets the caller in.
+    path("metrics", metrics, name="metrics"),
     path("accounts/login/", SignInView.as_view(authentication_form=SignInForm), name="login"),
     path("accounts/logout/", SignOutView.as_view(), name="logout"),
     # Company sign-in with OpenID Connect (404 while it is off).

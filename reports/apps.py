@@ -12,3 +12,9 @@ class ReportsConfig(AppConfig):
         from evaluations.tabs import Tab, register_tab
 
         register_tab(Tab("reports", _("Reports"), "reports:report_list"))
+
+        from common.metrics import APP_METRICS
+
+        from .metrics import ReportRunsCollector
+
+        APP_METRICS.register(ReportRunsCollector())

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models.fields.json import KeyTransform
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from common.exceptions import Forbidden
 from evaluations.models import Evaluation
@@ -24,6 +24,9 @@ from .sections import clean_sections, prints_scores
 from .snapshot import build_snapshot, snapshot_sha256
 
 log = logging.getLogger(__name__)
+
+# The error of a run no worker finished in time (reports_fail_stuck); the metrics count them by it.
+STUCK_ERROR = gettext_noop("No worker finished this run in time; retry it.")
 
 
 def report_enqueue(run_id: int) -> bool:
@@ -224,6 +227,6 @@ def reports_fail_stuck(*, now=None) -> int:
         status__in=[RunStatus.QUEUED, RunStatus.RENDERING], created_at__lt=cutoff
     ).update(
         status=RunStatus.FAILED,
-        error=_("No worker finished this run in time; retry it."),
+        error=_(STUCK_ERROR),
         finished_at=now,
     )

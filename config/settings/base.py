@@ -1,6 +1,7 @@
 """Settings shared by every environment. All configuration comes from the environment."""
 
 import datetime
+import ipaddress
 import os
 from pathlib import Path
 
@@ -316,3 +317,30 @@ LOGGING = {
     },
 }
 # --- end of logs ------------------------------------------------------------------------------
+
+# --- Metrics for operators (Prometheus, django-prometheus) -------------------------------------
+# /metrics answers only a caller presenting METRICS_TOKEN (Authorization: Bearer …) or calling
+# from an address in METRICS_ALLOWED_IPS (comma-separated addresses or CIDR networks, matched
+# against REMOTE_ADDR: behind a proxy that is the proxy's address). With neither set, and to
+# anyone else, it is 404 like any unknown page.
+METRICS_TOKEN = env("METRICS_TOKEN", default="")
+# A value that is not an address or network stops the process here, with the value in the error.
+METRICS_ALLOWED_IPS = [
+    str(ipaddress.ip_network(entry.strip(), strict=False))
+    for entry in env.list("METRICS_ALLOWED_IPS", default=[])
+    if entry.strip()
+]
+# Request counts and latency by view: the "before" middleware first, the "after" one as late as
+# possible; axes stays last as it asks, so its lockout answers are counted with their status.
+MIDDLEWARE.insert(0, "django_prometheus.middleware.PrometheusBeforeMiddleware")
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("axes.middleware.AxesMiddleware"),
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
+)
+# Query counts and durations: the same database backends, wrapped to count what they execute.
+PROMETHEUS_DATABASE_ENGINES = {
+    "django.db.backends.postgresql": "django_prometheus.db.backends.postgresql",
+    "django.db.backends.sqlite3": "django_prometheus.db.backends.sqlite3",
+}
+for _database in DATABASES.values():
+    _database["ENGINE"] = PROMETHEUS_DATABASE_ENGINES.get(_database["ENGINE"], _database["ENGINE"])
