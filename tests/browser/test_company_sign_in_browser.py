@@ -106,3 +106,20 @@ def test_a_provider_outage_says_so_and_local_accounts_still_sign_in(page, live_s
     page.fill("#id_password", "local-pass-1")
     page.get_by_test_id("sign-in").click()
     page.wait_for_url(f"{live_server.url}/")
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+@pytest.mark.parametrize("width", [1440, 390])
+def test_the_sign_in_page_with_the_company_button_passes_axe(
+    browser, live_server, provider, width, language
+):
+    from tests.browser.checks import page_problems
+
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    assert page.get_by_test_id("company-sign-in").is_visible()
+    problems = page_problems(page, f"a11y-{width}-{language}-sign-in-company")
+    context.close()
+    assert not problems, "\n".join(problems)
