@@ -2,6 +2,7 @@
 not on local disk, streamed to members only, reused, swept, and checked by /readyz."""
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -27,7 +28,6 @@ from reports import services
 from reports.models import ReportRun, RunStatus
 from tests.conftest import make_user
 from tests.factories import add_candidates, add_member, answer_all, declare_none, make_evaluation
-
 from tests.storage.conftest import PREFIX, start_moto
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -211,9 +211,7 @@ def test_s3_bucket_switches_the_default_storage_in_production_settings(tmp_path)
         "import json, django; django.setup(); from django.conf import settings; "
         "print(json.dumps(settings.STORAGES))"
     )
-    base_env = {
-        k: v for k, v in os.environ.items() if not k.startswith(("S3_", "DJANGO_", "AWS_"))
-    }
+    base_env = {k: v for k, v in os.environ.items() if not k.startswith(("S3_", "DJANGO_", "AWS_"))}
     base_env.update(
         DJANGO_SETTINGS_MODULE="config.settings.production",
         DJANGO_SECRET_KEY="x" * 50,
@@ -230,7 +228,6 @@ def test_s3_bucket_switches_the_default_storage_in_production_settings(tmp_path)
             check=True,
             timeout=60,
         )
-        import json
 
         return json.loads(out.stdout.strip().splitlines()[-1])
 
