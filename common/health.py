@@ -72,7 +72,7 @@ def storage_status(storage=None) -> dict:
 
 # The storage's own client waits a minute and retries (right for a 20 MiB upload); a probe must
 # answer within its caller's timeout, so it asks through a client of its own with short limits.
-PROBE_CONFIG = {"connect_timeout": 2, "read_timeout": 3, "retries": {"max_attempts": 1}}
+PROBE_CONFIG = {"connect_timeout": 2, "read_timeout": 3, "retries": {"total_max_attempts": 1}}
 
 
 def s3_status(storage) -> dict:
