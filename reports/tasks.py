@@ -2,6 +2,7 @@
 
 import logging
 
+from botocore.exceptions import BotoCoreError, ClientError
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_init
@@ -11,6 +12,9 @@ from . import services
 from .gc_tuning import gc_tuned
 
 log = logging.getLogger(__name__)
+
+# Transient: a storage or database hiccup, an object store unreachable or answering 503.
+TRANSIENT = (OSError, ConnectionError, BotoCoreError, ClientError)
 
 
 @shared_task(
@@ -32,7 +36,7 @@ def render_report(self, run_id: int) -> str:
     except SoftTimeLimitExceeded:
         services.report_fail(run_id, "The report took too long to render.")
         raise
-    except (OSError, ConnectionError) as exc:  # transient: storage or database hiccup
+    except TRANSIENT as exc:
         if self.request.retries < self.max_retries:
             raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
         services.report_fail(run_id, f"{type(exc).__name__}: {exc}")

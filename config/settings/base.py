@@ -189,6 +189,44 @@ FILE_UPLOAD_HANDLERS = [
     "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]
 
+# --- File storage: local disk, or an S3-compatible object store shared by several machines ---
+# Evidence and report PDFs go through Django's storage API. Without S3_BUCKET they stay on local
+# disk under MEDIA_ROOT (one machine). With it, django-storages keeps them in that bucket (AWS S3,
+# MinIO, Ceph RGW, a cloud's object storage), so any web process or worker on any machine reads
+# what another wrote. The bucket stays private: no ACLs are set, files are streamed to members by
+# the app and never linked to. Keys empty: boto3's own chain (AWS_ACCESS_KEY_ID, AWS_PROFILE, an
+# instance or pod role) supplies the credentials.
+S3_BUCKET = env("S3_BUCKET", default="")
+S3_ENDPOINT_URL = env("S3_ENDPOINT_URL", default="")
+if S3_BUCKET:
+    MEDIA_STORAGE = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": S3_BUCKET,
+            "endpoint_url": S3_ENDPOINT_URL or None,
+            "region_name": env("S3_REGION", default="") or None,
+            "access_key": env("S3_ACCESS_KEY_ID", default="") or None,
+            "secret_key": env("S3_SECRET_ACCESS_KEY", default="") or None,
+            "location": env("S3_PREFIX", default="").strip("/"),
+            # MinIO and Ceph answer path-style requests (endpoint/bucket/key) out of the box.
+            "addressing_style": env(
+                "S3_ADDRESSING_STYLE", default="path" if S3_ENDPOINT_URL else "auto"
+            ),
+            "default_acl": None,
+            "file_overwrite": False,
+            "querystring_auth": True,
+            # A download is spooled to a temporary file past this size instead of held in memory.
+            "max_memory_size": 2 * 1024 * 1024,
+        },
+    }
+else:
+    MEDIA_STORAGE = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+STORAGES = {
+    "default": MEDIA_STORAGE,
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# --- end of file storage -----------------------------------------------------------------------
+
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]

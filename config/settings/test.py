@@ -1,14 +1,15 @@
 """Settings for the test suite. DATABASE_URL/REDIS_URL point it at PostgreSQL and Redis in CI."""
 
 from .base import *  # noqa: F403
-from .base import env
+from .base import STORAGES, env
 
 DEBUG = False
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="test-only-not-secret")
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 LANGUAGE_CODE = "en"
+# Files as base.py chose them: local disk, or S3 for the processes a test starts with S3_BUCKET.
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    **STORAGES,
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 # Serve static files from the app folders without collectstatic (the docs page test loads them).

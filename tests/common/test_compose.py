@@ -60,3 +60,24 @@ def test_every_app_service_builds_from_the_dockerfile_and_runs_something_real():
 def test_migrate_job_seeds_the_catalog():
     steps = [argv[2] for argv in app_commands(COMPOSE["services"]["migrate"]["command"])]
     assert steps == ["migrate", "seed"]
+
+
+def test_app_services_share_one_private_bucket_and_scale_out():
+    services = COMPOSE["services"]
+    bucket_job = " ".join(services["minio-bucket"]["entrypoint"])
+    for name in ("migrate", "web", "worker", "beat"):
+        env = services[name]["environment"]
+        host = env["S3_ENDPOINT_URL"].split("://", 1)[1].split(":", 1)[0]
+        assert services[host]["image"].startswith("minio/"), name
+        assert f"mc mb --ignore-existing local/{env['S3_BUCKET']}" in bucket_job
+        assert env["S3_ACCESS_KEY_ID"] in bucket_job and "S3_SECRET_ACCESS_KEY" in env
+    assert f"mc anonymous set none local/{services['web']['environment']['S3_BUCKET']}" in (
+        bucket_job
+    )
+    deps = services["migrate"]["depends_on"]
+    assert deps["minio-bucket"]["condition"] == "service_completed_successfully"
+    # `--scale web=2`: a host port range, one port per replica.
+    (ports,) = services["web"]["ports"]
+    first, _, last = ports.rsplit(":", 1)[0].partition("-")
+    assert last and int(last) > int(first)
+    assert "--scale web=2 --scale worker=2" in (ROOT / "docker-compose.yml").read_text()
