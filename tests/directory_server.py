@@ -13,7 +13,7 @@ from pathlib import Path
 import ldap
 import ldap.modlist
 
-from tests.embedded import free_port
+from tests.embedded import free_port, stop_process
 
 SLAPD = "/usr/sbin/slapd"
 SUFFIX = "dc=shortlist,dc=test"
@@ -120,13 +120,7 @@ class Directory:
         conn.unbind_s()
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process)
 
 
 def available() -> bool:

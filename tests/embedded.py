@@ -69,6 +69,61 @@ def prepare_database(folder: Path) -> None:
     )
 
 
+def start_celery_worker(env: dict, *, loglevel: str = "WARNING", stderr=subprocess.DEVNULL):
+    """A real `celery -A config worker` process (solo pool, one task at a time) in a session
+    of its own, so that a test can kill it and everything it started."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            *("-m", "celery", "-A", "config", "worker", "-P", "solo", "-c", "1"),
+            *("--without-gossip", "--without-mingle", "--without-heartbeat"),
+            f"--loglevel={loglevel}",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+        start_new_session=True,
+    )
+
+
+def worker_env(redis_url: str, **extra: str) -> dict[str, str]:
+    """The environment of a worker process that shares this test's PostgreSQL database and
+    media folder. On SQLite the test is skipped (failed under CI): another process cannot see
+    a test database that lives in a transaction."""
+    import pytest
+    from django.conf import settings
+    from django.db import connection
+
+    from tests.conftest import IN_CI
+
+    if connection.vendor != "postgresql":
+        if IN_CI:
+            pytest.fail("CI must run this on PostgreSQL")
+        pytest.skip("a separate worker process needs a shared PostgreSQL test database")
+    db = connection.settings_dict
+    host, port = db["HOST"] or "127.0.0.1", db["PORT"] or 5432
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": f"postgres://{db['USER']}@{host}:{port}/{db['NAME']}",
+        "REDIS_URL": redis_url,
+        "DJANGO_MEDIA_ROOT": str(settings.MEDIA_ROOT),
+        **extra,
+    }
+
+
+def stop_process(process: subprocess.Popen, timeout: float = 10) -> None:
+    """Terminate a server a test started, and kill it if it does not stop in time."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -14,7 +14,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.embedded import free_port
+from tests.embedded import free_port, stop_process
 
 FOLDER = Path(__file__).resolve().parent / "oidc_provider"
 CLIENT_ID = "shortlist"
@@ -59,13 +59,7 @@ class Provider:
         }
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process)
 
 
 def available() -> bool:

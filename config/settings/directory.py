@@ -21,8 +21,28 @@ GROUP_TYPES = ("groupOfNames", "groupOfUniqueNames", "posixGroup", "activeDirect
 TRUE = {"1", "true", "yes", "on"}
 
 
-def role_groups(environ: Mapping[str, str]) -> dict[str, str]:
-    return {role: environ.get(name, "").strip() for role, name in ROLE_VARIABLES.items()}
+def required(environ: Mapping[str, str], name: str, because: str) -> str:
+    value = environ.get(name, "").strip()
+    if not value:
+        raise ImproperlyConfigured(f"{name} must be set when {because} is.")
+    return value
+
+
+def seconds(environ: Mapping[str, str], name: str, default: str = "5") -> float:
+    try:
+        return float(environ.get(name, default))
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds.") from None
+
+
+def role_groups(environ: Mapping[str, str], variables: dict[str, str], what: str) -> dict:
+    """Role key → the group (from the variable named for it) that gives the role; at least one."""
+    groups = {role: environ.get(name, "").strip() for role, name in variables.items()}
+    if not any(groups.values()):
+        raise ImproperlyConfigured(
+            f"Name at least one {what} that gives a role: {', '.join(variables.values())}."
+        )
+    return groups
 
 
 def directory_settings(environ: Mapping[str, str]) -> dict:
@@ -34,10 +54,7 @@ def directory_settings(environ: Mapping[str, str]) -> dict:
     from django_auth_ldap import config
 
     def need(name: str) -> str:
-        value = environ.get(name, "").strip()
-        if not value:
-            raise ImproperlyConfigured(f"{name} must be set when LDAP_SERVER_URI is.")
-        return value
+        return required(environ, name, "LDAP_SERVER_URI")
 
     group_type = environ.get("LDAP_GROUP_TYPE", "groupOfNames").strip()
     types = {
@@ -51,17 +68,8 @@ def directory_settings(environ: Mapping[str, str]) -> dict:
             f"LDAP_GROUP_TYPE must be one of {', '.join(GROUP_TYPES)}, not {group_type!r}."
         )
     group_class, group_filter = types[group_type]
-    groups = role_groups(environ)
-    if not any(groups.values()):
-        raise ImproperlyConfigured(
-            "Name at least one directory group that gives a role: "
-            + ", ".join(ROLE_VARIABLES.values())
-            + "."
-        )
-    try:
-        timeout = float(environ.get("LDAP_TIMEOUT", "5"))
-    except ValueError:
-        raise ImproperlyConfigured("LDAP_TIMEOUT must be a number of seconds.") from None
+    groups = role_groups(environ, ROLE_VARIABLES, "directory group")
+    timeout = seconds(environ, "LDAP_TIMEOUT")
     options = {
         ldap.OPT_REFERRALS: 0,  # Active Directory's referrals need credentials we do not pass on
         ldap.OPT_NETWORK_TIMEOUT: timeout,

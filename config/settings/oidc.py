@@ -7,9 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
-from django.core.exceptions import ImproperlyConfigured
-
-from .directory import before_local_accounts
+from .directory import before_local_accounts, required, role_groups, seconds
 
 BACKEND = "common.oidc.CompanyOIDCBackend"
 ROLE_VARIABLES = {
@@ -29,22 +27,10 @@ def oidc_settings(environ: Mapping[str, str]) -> dict:
         return {"OIDC_ENABLED": False}
 
     def need(name: str) -> str:
-        value = environ.get(name, "").strip()
-        if not value:
-            raise ImproperlyConfigured(f"{name} must be set when OIDC_DISCOVERY_URL is.")
-        return value
+        return required(environ, name, "OIDC_DISCOVERY_URL")
 
-    groups = {role: environ.get(name, "").strip() for role, name in ROLE_VARIABLES.items()}
-    if not any(groups.values()):
-        raise ImproperlyConfigured(
-            "Name at least one group (a value of the groups claim) that gives a role: "
-            + ", ".join(ROLE_VARIABLES.values())
-            + "."
-        )
-    try:
-        timeout = float(environ.get("OIDC_TIMEOUT", "5"))
-    except ValueError:
-        raise ImproperlyConfigured("OIDC_TIMEOUT must be a number of seconds.") from None
+    groups = role_groups(environ, ROLE_VARIABLES, "group (a value of the groups claim)")
+    timeout = seconds(environ, "OIDC_TIMEOUT")
     ca_bundle = environ.get("OIDC_CA_BUNDLE", "").strip()
     return {
         "OIDC_ENABLED": True,

@@ -46,6 +46,14 @@ def sign_in_at_provider(page, live_server, account: str) -> None:
         consent.click()
 
 
+def sign_in_as_break_glass_admin(page, live_server) -> None:
+    """The local admin signs in with a password on the page the test is on."""
+    page.fill("#id_username", "breakglass")
+    page.fill("#id_password", "local-pass-1")
+    page.get_by_test_id("sign-in").click()
+    page.wait_for_url(f"{live_server.url}/")
+
+
 def test_sign_in_maps_the_role_and_sign_out_ends_the_provider_session(page, live_server, provider):
     sign_in_at_provider(page, live_server, "lena")
     page.wait_for_url(f"{live_server.url}/")
@@ -89,10 +97,7 @@ def test_a_provider_account_cannot_take_over_a_local_account(page, live_server, 
     sign_in_at_provider(page, live_server, "breakglass")
     page.wait_for_url(f"{live_server.url}/accounts/login/**")
     assert "belongs to a local Shortlist account" in page.locator(".messages").inner_text()
-    page.fill("#id_username", "breakglass")
-    page.fill("#id_password", "local-pass-1")
-    page.get_by_test_id("sign-in").click()
-    page.wait_for_url(f"{live_server.url}/")
+    sign_in_as_break_glass_admin(page, live_server)
 
 
 def test_a_provider_outage_says_so_and_local_accounts_still_sign_in(page, live_server, provider):
@@ -102,10 +107,7 @@ def test_a_provider_outage_says_so_and_local_accounts_still_sign_in(page, live_s
     page.get_by_test_id("company-sign-in").click()
     page.wait_for_url(f"{live_server.url}/accounts/login/**")
     assert "cannot be reached" in page.locator(".messages").inner_text()
-    page.fill("#id_username", "breakglass")
-    page.fill("#id_password", "local-pass-1")
-    page.get_by_test_id("sign-in").click()
-    page.wait_for_url(f"{live_server.url}/")
+    sign_in_as_break_glass_admin(page, live_server)
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])

@@ -12,14 +12,12 @@ import sys
 import time
 
 import pytest
-from django.conf import settings
-from django.db import connection
 from django.urls import reverse
 
 from common.logs import JsonFormatter, RequestIdFilter
 from reports.models import ReportRun, RunStatus
-from tests.conftest import IN_CI, make_user, purge_queued_tasks
-from tests.embedded import ROOT
+from tests.conftest import make_user, purge_queued_tasks
+from tests.embedded import ROOT, start_celery_worker, worker_env
 from tests.factories import add_candidates, answer_all, make_evaluation
 
 GENERATED = re.compile(r"[0-9a-f]{32}")
@@ -191,47 +189,12 @@ def test_an_unknown_format_is_refused_at_startup():
 
 
 def start_json_worker(env, log_file):
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-P",
-            "solo",
-            "-c",
-            "1",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "--loglevel=INFO",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=log_file,
-        start_new_session=True,
-    )
+    return start_celery_worker(env, loglevel="INFO", stderr=log_file)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_worker_logs_json_lines_with_the_request_id(seeded, redis_url, client, tmp_path):
-    if connection.vendor != "postgresql":
-        if IN_CI:
-            pytest.fail("CI must run this on PostgreSQL")
-        pytest.skip("a separate worker process needs a shared PostgreSQL test database")
-    db = connection.settings_dict
-    host, port = db["HOST"] or "127.0.0.1", db["PORT"] or 5432
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_URL": f"postgres://{db['USER']}@{host}:{port}/{db['NAME']}",
-        "REDIS_URL": redis_url,
-        "DJANGO_MEDIA_ROOT": str(settings.MEDIA_ROOT),
-        "DJANGO_LOG_FORMAT": "json",
-    }
+    env = worker_env(redis_url, DJANGO_LOG_FORMAT="json")
     owner = make_user("tech_lead", username="requester")
     evaluation = make_evaluation(owner, title="Logged evaluation")
     (slurm,) = add_candidates(evaluation, owner, "slurm")

@@ -2,48 +2,24 @@
 
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.core.management import call_command
-from django.db import connection
 
 from evaluations.models import Evaluation
 from reports import services
 from reports.models import ReportRun, RunStatus
-from tests.conftest import IN_CI, purge_queued_tasks, require_service
+from tests.conftest import purge_queued_tasks, require_service
+from tests.embedded import start_celery_worker, worker_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def start_worker(env):
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-P",
-            "solo",
-            "-c",
-            "1",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "--loglevel=WARNING",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    return start_celery_worker(env)
 
 
 def wait_for(run, statuses, seconds):
@@ -58,21 +34,8 @@ def wait_for(run, statuses, seconds):
 
 @pytest.mark.django_db(transaction=True)
 def test_killed_worker_run_ends_done_with_one_pdf(seeded, redis_url):
-    if connection.vendor != "postgresql":
-        if IN_CI:
-            pytest.fail("CI must run this on PostgreSQL")
-        pytest.skip("a separate worker process needs a shared PostgreSQL test database")
-    db = connection.settings_dict
-    host, port = db["HOST"] or "127.0.0.1", db["PORT"] or 5432
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_URL": f"postgres://{db['USER']}@{host}:{port}/{db['NAME']}",
-        "REDIS_URL": redis_url,
-        "DJANGO_MEDIA_ROOT": str(settings.MEDIA_ROOT),
-        # A short visibility timeout so the unacknowledged task comes back soon after the kill.
-        "CELERY_VISIBILITY_TIMEOUT": "5",
-    }
+    # A short visibility timeout so the unacknowledged task comes back soon after the kill.
+    env = worker_env(redis_url, CELERY_VISIBILITY_TIMEOUT="5")
     call_command("demo", stdout=open(os.devnull, "w"))  # noqa: SIM115 - a sink for output
     evaluation = Evaluation.objects.get(title__startswith="Demo:")
     owner = evaluation.memberships.get(role="owner").user
