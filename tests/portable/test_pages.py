@@ -178,3 +178,22 @@ def test_the_import_command_refuses_with_the_reason(owner, everything, tmp_path)
     with pytest.raises(CommandError, match="no evaluation"):
         call_command("export_evaluation", "0", str(tmp_path / "x.zip"))
     assert counts() == before
+
+
+def test_a_missing_stored_file_stops_the_export(owner, everything, tmp_path):
+    """An archive without one of its files would not be the evaluation: 409, and the command
+    leaves no half-written archive."""
+    from django.core.files.storage import default_storage
+
+    from poc.models import Evidence
+
+    evidence = Evidence.objects.filter(score__case__evaluation=everything).first()
+    default_storage.delete(evidence.file.name)
+    api = APIClient()
+    api.force_authenticate(owner)
+    response = api.get(f"/api/evaluations/{everything.pk}/archive/")
+    assert response.status_code == 409 and "is missing" in response.json()["detail"]
+    path = tmp_path / "e.zip"
+    with pytest.raises(CommandError, match="is missing"):
+        call_command("export_evaluation", str(everything.pk), str(path))
+    assert not path.exists()

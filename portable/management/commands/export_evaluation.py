@@ -1,5 +1,7 @@
 """manage.py export_evaluation <id> <path>: one evaluation as one archive (portable.archive)."""
 
+from pathlib import Path
+
 from django.core.management.base import BaseCommand, CommandError
 
 from evaluations.models import Evaluation
@@ -20,6 +22,7 @@ class Command(BaseCommand):
         try:
             manifest = evaluation_export(evaluation, path)
         except ArchiveRefused as exc:
+            Path(path).unlink(missing_ok=True)  # never leave half an archive behind
             raise CommandError(" ".join(exc.messages)) from None
         self.stdout.write(
             f"Exported “{evaluation.title}” to {path} ({len(manifest['files'])} files)."
