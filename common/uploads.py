@@ -17,9 +17,13 @@ class SizeLimitUploadHandler(FileUploadHandler):
         super().new_file(*args, **kwargs)
         self.received = 0
 
+    def limit(self) -> int:
+        """The most one file may hold (a page taking larger files uses a subclass)."""
+        return settings.EVIDENCE_MAX_BYTES
+
     def receive_data_chunk(self, raw_data, start):
         self.received += len(raw_data)
-        if self.received > settings.EVIDENCE_MAX_BYTES:
+        if self.received > self.limit():
             if self.request is not None:
                 self.request.upload_too_large = self.received
             raise StopUpload(connection_reset=True)

@@ -41,12 +41,14 @@ urlpatterns = [
     path("evaluations/", include("responsibility.urls")),
     path("evaluations/", include("poc.urls")),
     path("evaluations/", include("reports.urls")),
+    path("evaluations/", include("portable.urls")),
     path("admin/", admin.site.urls),
     path("api/catalog/", include("catalog.api.urls")),
     path("api/", include("evaluations.api.urls")),
     path("api/", include("responsibility.api.urls")),
     path("api/", include("poc.api.urls")),
     path("api/", include("reports.api.urls")),
+    path("api/", include("portable.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # Swagger UI (served by the app) adds <style> elements as it draws: the docs page alone may.
     path(

@@ -5,6 +5,10 @@ from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, r
 
 from evaluations.models import ContextQuestion, FiveQuestion
 
+# Reads only the evaluation's owner may make (other members get 403): the archive holds every
+# member's scores, drafts and evidence.
+OWNER_ONLY = {"portable:evaluation_archive"}
+
 
 def evaluation_routes(resolver=None, namespace=""):
     """(url name, argument names) of every page route below /evaluations/<pk>/."""

@@ -21,6 +21,7 @@ def pages_to_visit(evaluation):
     return [
         ("home", "/"),
         ("evaluation-list", "/evaluations/"),
+        ("evaluation-import", "/evaluations/import/"),
         ("overview", f"{base}/"),
         ("edit", f"{base}/edit/"),
         ("context", f"{base}/context/"),

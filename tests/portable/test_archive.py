@@ -1,0 +1,378 @@
+"""Evaluation archives: a round trip through an instance holding none of the evaluation gives
+the same archive back, and every kind of bad archive is refused with nothing created."""
+
+import hashlib
+import io
+import json
+import zipfile
+
+import pytest
+from django.apps import apps
+from django.core.files.storage import default_storage
+from django.db import models
+
+from catalog.models import Capability, CapabilityClaim, Solution
+from common import roles
+from evaluations import services as ev
+from evaluations.models import (
+    Approval,
+    Candidate,
+    CandidateStatus,
+    Constraint,
+    ConstraintWaiver,
+    Evaluation,
+    MemberRole,
+    Membership,
+)
+from poc import imports as measurement_imports
+from poc.models import Evidence
+from poc.testbeds import bed_save
+from portable.archive import PARTS, ArchiveRefused, evaluation_export, evaluation_import
+from responsibility.models import Party
+from tests.conftest import make_user
+from tests.factories import (
+    SolutionFactory,
+    _approvals,
+    answer_all,
+    finished_report,
+    make_everything,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def waive_one(evaluation, owner) -> ConstraintWaiver:
+    """A candidate whose solution cannot be deployed privately, and the owner's waiver of the
+    private-deployment constraint the evaluation carries for it."""
+    solution = SolutionFactory(solution_type=Solution.objects.get(slug="slurm").solution_type)
+    CapabilityClaim.objects.create(
+        solution=solution,
+        capability=Capability.objects.get(slug="private-deployment"),
+        level="none",
+    )
+    candidate = ev.candidate_add(
+        user=owner, evaluation=evaluation, solution=solution, reason="Under test."
+    )
+    return ev.constraint_waive(
+        user=owner,
+        candidate=candidate,
+        constraint=Constraint.objects.get(key="private_deployment"),
+        reason="A private cloud region counts for us.",
+    )
+
+
+def make_all_kinds(owner, people) -> Evaluation:
+    """make_everything, plus what it leaves out: a stack, a waiver, a test bed, a measurement
+    import, two report runs with PDFs and the approvals of a sealed evaluation."""
+    evaluation = make_everything(owner, people)
+    reviewer = people[MemberRole.REVIEWER]
+    ev.candidate_compose_stack(
+        user=owner,
+        evaluation=evaluation,
+        name="Queue + platform",
+        reason="Open source underneath, a platform on top.",
+        layers={
+            "batch_queue": Solution.objects.get(slug="volcano"),
+            "governance": Solution.objects.get(slug="runai"),
+        },
+        main="governance",
+    )
+    waive_one(evaluation, owner)
+    slurm = evaluation.candidates.get(solution__slug="slurm", stack_name="")
+    bed_save(
+        user=owner,
+        candidate=slurm,
+        expected_version=0,
+        product_version="Slurm 24.05",
+        accelerator_vendor="Huawei",
+        accelerator_model="Ascend 910B",
+        accelerator_count=16,
+        nodes=2,
+    )
+    result = measurement_imports.run(
+        user=reviewer,
+        evaluation=evaluation,
+        name="m.csv",
+        content=b"candidate,case,value,unit,run_id,measured_at,tool\n"
+        b"Slurm,preemption_latency,42.5,s,run-1,2026-11-02T10:15:00+08:00,bench.py\n",
+        apply=True,
+    )
+    assert result.applied, result.errors
+    finished_report(evaluation, owner, language="zh-hans", content=b"%PDF-1.4 zh")
+    for candidate in evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED):
+        if not candidate.answers.exists():
+            answer_all(candidate, owner)
+    ev.evaluation_transition(user=owner, evaluation=evaluation, to_status="decided", reason="Ok")
+    _approvals(evaluation, owner, people)
+    evaluation.refresh_from_db()
+    return evaluation
+
+
+def export_bytes(evaluation) -> bytes:
+    buffer = io.BytesIO()
+    evaluation_export(evaluation, buffer)
+    return buffer.getvalue()
+
+
+def contents(data: bytes) -> tuple[bytes, dict]:
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        manifest = json.loads(z.read("manifest.json"))
+        return z.read("evaluation.json"), manifest
+
+
+def counts() -> dict[str, int]:
+    counted = {p.label: p.model.objects.count() for p in PARTS if p.model is not Party}
+    counted["own parties"] = Party.objects.filter(evaluation__isnull=False).count()
+    return counted
+
+
+def stored_files() -> set[str]:
+    found = set()
+
+    def walk(folder):
+        dirs, files = default_storage.listdir(folder)
+        found.update(f"{folder}/{f}".lstrip("/") for f in files)
+        for d in dirs:
+            walk(f"{folder}/{d}".lstrip("/"))
+
+    walk("")
+    return found
+
+
+def test_every_model_of_an_evaluation_is_in_the_archive():
+    """A new model pointing at an evaluation's rows must be carried (or this test says so)."""
+    carried = {p.model for p in PARTS}
+    left_out = []
+    for model in apps.get_models():
+        if (
+            model in carried
+            or model.__module__.endswith("historical")
+            or "Historical" in (model.__name__)
+        ):
+            continue
+        if model._meta.auto_created:  # many-to-many tables: carried with their model
+            continue
+        for field in model._meta.concrete_fields:
+            if isinstance(field, models.ForeignKey) and field.related_model in carried:
+                left_out.append(f"{model._meta.label}.{field.name}")
+    assert left_out == []
+
+
+def test_round_trip_into_an_instance_without_it_gives_the_same_archive(owner, people):
+    evaluation = make_all_kinds(owner, people)
+    assert evaluation.candidates.filter(stack_name__gt="").exists()
+    first = export_bytes(evaluation)
+    document, manifest = contents(first)
+    data = json.loads(document)
+    objects = data["objects"]
+    assert data["schema_version"] == 1
+    # every kind of row is there
+    assert {label for label, rows in objects.items() if not rows} == set()
+    assert len(objects["reports.reportrun"]) == 2 and len(objects["poc.evidence"]) >= 2
+    assert "pk" not in objects["evaluations.candidate"][0]
+    # evidence, the import's file and both PDFs, each once
+    paths = {e["path"] for e in manifest["files"]}
+    assert "evaluation.json" in paths and len(paths) == 1 + 4
+
+    # the other instance: the same catalog and people, none of the evaluation's rows or files
+    for name in stored_files():
+        default_storage.delete(name)
+    Approval.objects.all().delete()  # they protect the report runs from the cascade
+    Evaluation.objects.all().delete()
+    assert set(counts().values()) == {0} and stored_files() == set()
+
+    imported = evaluation_import(source=io.BytesIO(first), user=owner)
+    assert imported.title == "Everything" and imported.status == "decided"
+    own_parties = objects.pop("responsibility.party")
+    assert counts() == {
+        **{label: len(rows) for label, rows in objects.items()},
+        "own parties": len(own_parties),
+    }
+    second = export_bytes(imported)
+    document_again, manifest_again = contents(second)
+    assert document_again == document  # timestamps, versions and references included
+    assert manifest_again["files"] == manifest["files"]
+    # each file is stored once and read back where its rows say
+    assert len(stored_files()) == len(paths) - 1
+    for evidence in Evidence.objects.filter(score__case__evaluation=imported):
+        with evidence.file.open("rb") as stored:
+            assert hashlib.sha256(stored.read()).hexdigest() == evidence.sha256
+    for run in imported.report_runs.all():
+        with run.pdf.open("rb") as pdf:
+            assert hashlib.sha256(pdf.read()).hexdigest() == run.pdf_sha256
+    # timestamps kept, not the time of the import; the history starts at the import
+    assert imported.created_at.isoformat() == objects["evaluations.evaluation"][0]["created_at"]
+    assert imported.history.get().history_change_reason == "Imported from an archive"
+
+
+def test_the_importer_owns_an_evaluation_they_are_not_a_member_of(owner, people):
+    evaluation = make_everything(owner, people)
+    data = export_bytes(evaluation)
+    admin = make_user(roles.ADMIN, username="importer")
+    imported = evaluation_import(source=io.BytesIO(data), user=admin)
+    assert imported.pk != evaluation.pk
+    assert Membership.objects.get(evaluation=imported, user=admin).role == MemberRole.OWNER
+    owner_again = Membership.objects.get(evaluation=imported, user=owner)
+    assert owner_again.role == MemberRole.OWNER  # the archive's members keep their roles
+
+
+def test_people_are_matched_by_email_when_the_username_differs(owner, people):
+    evaluation = make_everything(owner, people)
+    data = export_bytes(evaluation)
+    viewer = people[MemberRole.VIEWER]
+    viewer.username, viewer.email = "renamed", viewer.email.upper()
+    viewer.save()
+    imported = evaluation_import(source=io.BytesIO(data), user=owner)
+    assert imported.memberships.filter(user=viewer, role=MemberRole.VIEWER).exists()
+
+
+# --- refusals ----------------------------------------------------------------------------------
+
+
+def rebuild(data: bytes, change) -> bytes:
+    """The archive with `change(files)` applied to {name: bytes}, the manifest left as is
+    unless `change` rewrites it."""
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        files = {name: z.read(name) for name in z.namelist()}
+    change(files)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        for name, content in files.items():
+            z.writestr(name, content)
+    return out.getvalue()
+
+
+def resealed(files: dict) -> None:
+    """Rewrite the manifest to match the files (an archive edited by someone who knows how)."""
+    manifest = json.loads(files["manifest.json"])
+    manifest["files"] = [
+        {"path": n, "sha256": hashlib.sha256(c).hexdigest(), "size": len(c)}
+        for n, c in sorted(files.items())
+        if n != "manifest.json"
+    ]
+    files["manifest.json"] = json.dumps(manifest).encode()
+
+
+def edit_document(change):
+    def edit(files):
+        document = json.loads(files["evaluation.json"])
+        change(document)
+        files["evaluation.json"] = json.dumps(document).encode()
+        resealed(files)
+
+    return edit
+
+
+def first_file(files) -> str:
+    return next(n for n in sorted(files) if n.startswith("files/"))
+
+
+def tamper_file(files):
+    files[first_file(files)] += b"!"
+
+
+def tamper_manifest(files):
+    manifest = json.loads(files["manifest.json"])
+    manifest["files"][0]["sha256"] = "0" * 64
+    files["manifest.json"] = json.dumps(manifest).encode()
+
+
+def add_extra(files):
+    files["files/extra.txt"] = b"not listed"
+
+
+def drop_file(files):
+    del files[first_file(files)]
+
+
+def traversal(files):
+    files["../outside.txt"] = b"x"
+    resealed(files)
+
+
+def absolute(files):
+    files["/etc/cron.d/x"] = b"x"
+
+
+def unknown_person(document):
+    document["people"].append({"username": "ghost", "email": "ghost@nowhere.test"})
+    document["objects"]["evaluations.membership"][1]["user"] = "ghost"
+
+
+def unknown_catalog(document):
+    document["objects"]["evaluations.candidate"][0]["solution"] = "no-such-solution"
+
+
+REFUSALS = [
+    (tamper_file, "does not match the archive's manifest"),
+    (tamper_manifest, "does not match the archive's manifest"),
+    (add_extra, "files its manifest does not list: files/extra.txt"),
+    (drop_file, "Files the manifest lists are missing from the archive: files/"),
+    (traversal, "unsafe names: ../outside.txt"),
+    (absolute, "unsafe names: /etc/cron.d/x"),
+    (edit_document(lambda d: d.update(schema_version=2)), "schema version is 2"),
+    (edit_document(unknown_person), "no account here (by username or e-mail): ghost"),
+    (edit_document(unknown_catalog), "not in this instance's catalog: solution “no-such"),
+    (edit_document(lambda d: d["objects"].update(bogus=[])), "does not have the shape"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), REFUSALS, ids=[r[0].__name__ for r in REFUSALS])
+def test_a_bad_archive_is_refused_and_creates_nothing(owner, people, change, message):
+    evaluation = make_everything(owner, people)
+    data = rebuild(export_bytes(evaluation), change)
+    before, files_before = counts(), stored_files()
+    with pytest.raises(ArchiveRefused) as refused:
+        evaluation_import(source=io.BytesIO(data), user=owner)
+    assert message in " ".join(refused.value.messages)
+    assert counts() == before
+    assert stored_files() == files_before
+
+
+def test_a_failure_after_files_were_written_removes_them(owner, people):
+    """A row refused late (a value the model refuses) rolls back rows and stored files."""
+    evaluation = make_everything(owner, people)
+
+    def bad_status(document):
+        document["objects"]["reports.reportrun"] = []
+        document["objects"]["evaluations.approval"] = []
+        document["objects"]["poc.consensus"][0]["score"] = "9"
+
+    data = rebuild(export_bytes(evaluation), edit_document(bad_status))
+    before, files_before = counts(), stored_files()
+    with pytest.raises(ArchiveRefused, match="does not fit this instance"):
+        evaluation_import(source=io.BytesIO(data), user=owner)
+    assert counts() == before and stored_files() == files_before
+
+
+def test_an_archive_over_the_limit_is_refused(owner, people, settings):
+    evaluation = make_everything(owner, people)
+    data = export_bytes(evaluation)
+    settings.PORTABLE_MAX_BYTES = len(data) - 1
+    before = counts()
+    with pytest.raises(ArchiveRefused, match="imports archives up to"):
+        evaluation_import(source=io.BytesIO(data), user=owner)
+    assert counts() == before
+
+
+def test_an_archive_that_unpacks_over_the_limit_is_refused(owner, people, settings):
+    evaluation = make_everything(owner, people)
+    bomb = rebuild(export_bytes(evaluation), lambda f: f.update({"files/zeros": b"\0" * 100000}))
+    settings.PORTABLE_MAX_BYTES = len(bomb) + 1000  # the zip fits, its content does not
+    with pytest.raises(ArchiveRefused, match="Unpacked, the archive is over"):
+        evaluation_import(source=io.BytesIO(bomb), user=owner)
+
+
+def test_not_a_zip_is_refused():
+    with pytest.raises(ArchiveRefused, match="not a zip archive"):
+        evaluation_import(source=io.BytesIO(b"PK not really"))
+
+
+def test_no_candidate_left_behind_when_refused(owner, people):
+    """The refusals above compare counts; this one reads the candidates themselves."""
+    evaluation = make_everything(owner, people)
+    data = rebuild(export_bytes(evaluation), edit_document(unknown_catalog))
+    ids = set(Candidate.objects.values_list("pk", flat=True))
+    with pytest.raises(ArchiveRefused):
+        evaluation_import(source=io.BytesIO(data))
+    assert set(Candidate.objects.values_list("pk", flat=True)) == ids
