@@ -174,7 +174,20 @@ class Site:
         """What Ctrl-C in the terminal does: SIGINT to the foreground group, which holds the
         script (the web server and the worker run in sessions of their own)."""
         os.killpg(self.process.pid, signal.SIGINT)
-        return self.process.wait(timeout=timeout)
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            # Say which process did not stop, and what the script and the worker last wrote.
+            left = []
+            for pid in processes_of(self.folder):
+                with contextlib.suppress(OSError):
+                    cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+                    left.append(f"{pid}: {cmdline.decode(errors='replace')[:200]}")
+            raise AssertionError(
+                f"bin/serve-local did not end {timeout:.0f} s after Ctrl-C; still running:\n"
+                + "\n".join(left)
+                + f"\n--- its log ---\n{self.log_text()[-4000:]}"
+            ) from None
 
     def kill_leftovers(self) -> None:
         for pid in processes_of(self.folder):

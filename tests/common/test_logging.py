@@ -6,9 +6,11 @@ import json
 import logging
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -137,21 +139,28 @@ except ZeroDivisionError:
 
 
 def run_with_format(log_format: str) -> subprocess.CompletedProcess:
+    folder = tempfile.mkdtemp(prefix="shortlist-logs-")
     env = {
         **os.environ,
+        # A database of its own: the request opens a connection (atomic requests), and the
+        # test run's DATABASE_URL names a database only the test database is made from.
+        "DATABASE_URL": f"sqlite:///{folder}/logs.sqlite3",
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
         "DJANGO_LOG_FORMAT": log_format,
         "DJANGO_LOG_LEVEL": "INFO",
         "ALLOWED_HOSTS": "testserver",
     }
-    return subprocess.run(
-        [sys.executable, "-c", REQUEST_AND_FAILURE],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    try:
+        return subprocess.run(
+            [sys.executable, "-c", REQUEST_AND_FAILURE],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_json_format_writes_one_object_per_line():
