@@ -204,7 +204,12 @@ class _Exporter:
         self.files: dict[str, tuple[str, str, int]] = {}  # stored name -> (path, sha, size)
 
     def person(self, pk: int) -> str:
-        if pk not in self.people:
+        if not self.people:  # the members in one query, however many there are
+            members = _user_model().objects.filter(
+                evaluation_memberships__evaluation=self.evaluation
+            )
+            self.people = {user.pk: user for user in members}
+        if pk not in self.people:  # e.g. who waived a rule and has left the evaluation since
             self.people[pk] = _user_model().objects.get(pk=pk)
         return self.people[pk].get_username()
 

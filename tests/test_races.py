@@ -884,6 +884,7 @@ UNVERSIONED_PAGE_WRITES = {
     ("poc:imports", "apply"): "checks the previewed versions of my scores (a fingerprint, not a "
     "version field) and refuses the whole file when one changed",
     ("reports:report_list", ""): "requests a report",
+    ("portable:evaluation_import", ""): "creates a new evaluation from an archive",
 }
 
 
