@@ -159,3 +159,23 @@ def test_plan_weights_save_on_change_and_refuse_negatives(
     assert case.weight == 4.5
     no_overflow(page)
     assert not page.console_errors
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_a_file_that_is_not_an_archive_is_refused_on_the_import_page(
+    live_server, session, owner, seeded, tmp_path, width
+):
+    from evaluations.models import Evaluation
+
+    before = Evaluation.objects.count()
+    page = session(owner, width=width)
+    page.goto(f"{live_server.url}/evaluations/import/")
+    not_a_zip = tmp_path / "evaluation.zip"
+    not_a_zip.write_text("minutes of the platform meeting, not an archive")
+    page.set_input_files("input[type=file]", str(not_a_zip))
+    page.get_by_role("button", name="Import").click()
+    message = page.get_by_text("This is not a zip archive exported by Shortlist.")
+    message.wait_for()
+    assert page.locator("input[type=file]").is_visible()  # the form is there to try again
+    no_overflow(page)
+    assert Evaluation.objects.count() == before
