@@ -33,16 +33,17 @@ NO_ROLE = "no-role"
 REQUEST_FLAG = "_directory_refusal"
 
 
-def role_groups() -> dict[str, str]:
-    """Role key → directory group DN (lower case), for the roles that have one configured."""
-    return {role: dn.lower() for role, dn in settings.LDAP_ROLE_GROUPS.items() if dn}
+def granted_roles(held, role_groups: dict[str, str], *, fold=str) -> list[str]:
+    """The app's roles, in ROLES order, whose configured group (role → group, empty for none)
+    is among the groups `held`; `fold` normalises both sides before they are compared."""
+    held = {fold(group) for group in held}
+    return [role for role in ROLES if role_groups.get(role) and fold(role_groups[role]) in held]
 
 
 def mapped_roles(group_dns) -> list[str]:
-    """The app's roles the directory grants to a member of `group_dns`, in ROLES order."""
-    held = {dn.lower() for dn in group_dns}
-    groups = role_groups()
-    return [role for role in ROLES if groups.get(role) in held]
+    """The app's roles the directory grants to a member of `group_dns` (DNs compare without
+    case)."""
+    return granted_roles(group_dns, settings.LDAP_ROLE_GROUPS, fold=str.lower)
 
 
 def _flag(request, reason: str) -> None:

@@ -29,8 +29,7 @@ from mozilla_django_oidc.views import (
     OIDCAuthenticationRequestView,
 )
 
-from .directory import apply_roles
-from .roles import ROLES
+from .directory import apply_roles, granted_roles
 
 logger = logging.getLogger(__name__)
 
@@ -82,8 +81,7 @@ def mapped_roles(claims: dict) -> list[str]:
     held = claims.get(settings.OIDC_GROUPS_CLAIM) or []
     if isinstance(held, str):
         held = [held]
-    groups = {role: group for role, group in settings.OIDC_ROLE_GROUPS.items() if group}
-    return [role for role in ROLES if groups.get(role) in set(map(str, held))]
+    return granted_roles(held, settings.OIDC_ROLE_GROUPS)
 
 
 class CompanyOIDCBackend(OIDCAuthenticationBackend):
