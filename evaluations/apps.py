@@ -16,3 +16,6 @@ class EvaluationsConfig(AppConfig):
         from .approvals import register_history
 
         register_history()
+        from . import digests
+
+        digests.connect()

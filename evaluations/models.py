@@ -644,3 +644,4 @@ class StatusChange(models.Model):
 
 
 from .models_approvals import Approval, ApprovalDecision  # noqa: E402,F401  (after the decision)
+from .models_digests import StatusDigest, StatusStamp  # noqa: E402,F401

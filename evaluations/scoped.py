@@ -7,10 +7,12 @@ from __future__ import annotations
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from rest_framework import generics
 
 from .models import Candidate, Evaluation, MemberRole
 from .reminders import reminders_for
+from .rows import strip_status
 from .rules import member_role
 from .selectors import candidate_get, evaluation_data, evaluation_get_for_user
 from .tabs import TABS
@@ -42,12 +44,14 @@ class EvaluationMixin(LoginRequiredMixin):
 
     def base_context(self, **extra):
         user, e = self.request.user, self.evaluation
-        answered, total = self.data.progress_totals()
+        status = strip_status(e, user, lambda: self.data)
         ctx = {
-            "data": self.data,
-            "answered": answered,
-            "total": total,
-            "reminders": reminders_for(self.data),
+            # Loaded only if the page reads them: the strip's counts are stored (rows.py).
+            "data": SimpleLazyObject(lambda: self.data),
+            "reminders": SimpleLazyObject(lambda: reminders_for(self.data)),
+            "answered": status.answered,
+            "total": status.total,
+            "reminder_count": status.reminders,
             "evaluation": e,
             "tab": self.tab,
             "my_role": member_role(user, e),

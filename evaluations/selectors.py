@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -19,10 +19,8 @@ from .models import (
     ContextQuestion,
     Evaluation,
     FiveQuestion,
-    Membership,
     QuestionAnswer,
 )
-from .rules import remember_member_role
 
 # Other apps add the lookups their reminders need, so that a page listing many evaluations
 # still costs a fixed number of queries: EXTRA_PREFETCHES on the evaluation, and
@@ -215,26 +213,6 @@ def evaluation_data_many(evaluations, *, viewer=None) -> list[EvaluationData]:
     batch: list[EvaluationData] = []
     batch.extend(EvaluationData(e, questions, shared, viewer, batch) for e in evaluations)
     return batch
-
-
-def evaluation_list_queryset(user) -> QuerySet[Evaluation]:
-    """The user's evaluations, newest change first, each with the user's role (`my_role`) and
-    ready to load as list rows: slice it to one page before it is evaluated."""
-    qs = evaluations_for_user(user)
-    if user.is_authenticated:
-        role = Membership.objects.filter(evaluation=OuterRef("pk"), user=user).values("role")
-        qs = qs.annotate(my_role=Subquery(role[:1]))
-    return evaluation_queryset_full(qs)
-
-
-def evaluation_rows(user, page) -> list[EvaluationData]:
-    """List rows for one page of `evaluation_list_queryset`: what a row shows (status, progress,
-    reminder counts) costs a fixed number of queries, whatever the number of evaluations the
-    user can see or their size (see EvaluationData.facts)."""
-    evaluations = list(page)
-    for evaluation in evaluations:
-        remember_member_role(user, evaluation, evaluation.my_role)
-    return evaluation_data_many(evaluations, viewer=user)
 
 
 class FitLevel:

@@ -28,24 +28,17 @@ from .forms import (
 )
 from .history import history_entries, history_timeline
 from .models import FACT_FLAGS, TRANSITIONS, ContextQuestion, FiveQuestion, Status
-from .reminders import reminders_for
+from .rows import evaluation_list_queryset, evaluation_rows
 from .scoped import EvaluationMixin
 from .selectors import (
     active_context_questions,
     active_five_questions,
     candidate_get,
-    evaluation_list_queryset,
-    evaluation_rows,
 )
 
 HOME_APPROVALS = 10  # the home page lists this many of my waiting approval requests
 HOME_EVALUATIONS = 10  # and this many of my most recently changed evaluations
 LIST_PAGE_SIZE = 20  # rows per page of the evaluation list
-
-
-def list_rows(user, page) -> list:
-    """(EvaluationData, reminders) for each evaluation of one page of a list."""
-    return [(d, reminders_for(d)) for d in evaluation_rows(user, page)]
 
 
 class HomeView(LoginRequiredMixin, TemplateView):
@@ -58,7 +51,7 @@ class HomeView(LoginRequiredMixin, TemplateView):
         ctx = super().get_context_data(**kwargs)
         user = self.request.user
         qs = evaluation_list_queryset(user)
-        ctx["rows"] = list_rows(user, qs[:HOME_EVALUATIONS])
+        ctx["rows"] = evaluation_rows(user, qs[:HOME_EVALUATIONS])
         ctx["evaluation_count"] = (
             len(ctx["rows"]) if len(ctx["rows"]) < HOME_EVALUATIONS else qs.count()
         )
@@ -78,7 +71,7 @@ class EvaluationListView(LoginRequiredMixin, View):
         query = request.GET.copy()
         query.pop("page", None)
         context = {
-            "rows": list_rows(user, page.object_list),
+            "rows": evaluation_rows(user, page.object_list),
             "page": page,
             "filters": filters,
             "query": query.urlencode(),

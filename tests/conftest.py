@@ -69,6 +69,49 @@ def pytest_runtest_teardown(item, nextitem):
             seed_all()
 
 
+def _uses_rolled_back_db(request) -> bool:
+    if _commits(request.node):
+        return False
+    return "db" in request.fixturenames or request.node.get_closest_marker("django_db") is not None
+
+
+def stored_status_mismatches() -> list[str]:
+    """Every stored row status that counts as current (evaluations/digests.py) but differs from
+    a fresh count of the same evaluation for the same viewer."""
+    from django.db.models import F
+
+    from evaluations.digests import RowStatus
+    from evaluations.models import StatusDigest
+    from evaluations.rows import status_of
+    from evaluations.selectors import evaluation_data
+
+    found = []
+    current = StatusDigest.objects.filter(seq=F("evaluation__status_stamp__seq"))
+    for digest in current.select_related("evaluation", "viewer"):
+        stored = RowStatus(digest.answered, digest.total, digest.reminders)
+        fresh = status_of(evaluation_data(digest.evaluation, viewer=digest.viewer))
+        if stored != fresh:
+            found.append(f"{digest.evaluation} for {digest.viewer}: stored {stored}, now {fresh}")
+    return found
+
+
+@pytest.fixture(autouse=True)
+def _stored_status_stays_current(request):
+    """After every test on the database: no list row or status strip would show a stored status
+    that a fresh count contradicts. Every write any test makes (pages, API, services, imports,
+    factories) is checked this way, so a write path that forgets to move the evaluation's stamp
+    fails the test that takes it."""
+    if not _uses_rolled_back_db(request):
+        yield
+        return
+    request.getfixturevalue("db")  # torn down after this check
+    yield
+    if connection.needs_rollback or connection.connection is None:
+        return  # the test ended inside a broken transaction: nothing can be read
+    mismatches = stored_status_mismatches()
+    assert not mismatches, "stored row status out of date:\n" + "\n".join(mismatches)
+
+
 @pytest.fixture(autouse=True)
 def _default_language():
     """A request's LocaleMiddleware leaves its language active in the thread: every test starts

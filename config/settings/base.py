@@ -105,6 +105,9 @@ SQLITE_OPTIONS = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# A list row's stored status (evaluations/digests.py) is computed again after this many seconds
+# even when nothing moved its stamp: a backstop for writes made outside the application.
+ROW_STATUS_MAX_AGE = env.int("ROW_STATUS_MAX_AGE", default=3600)
 
 AUTHENTICATION_BACKENDS = [
     # First: refuses a sign-in (form, admin or HTTP Basic) for a locked-out user and address.

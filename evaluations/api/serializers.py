@@ -31,9 +31,8 @@ from ..models import (
     Status,
     StatusChange,
 )
-from ..reminders import reminders_for
 from ..rules import member_role
-from ..selectors import EvaluationData, FitLevel
+from ..selectors import FitLevel
 
 User = get_user_model()
 
@@ -61,7 +60,7 @@ class UsernameField(serializers.CharField):
 
 
 class EvaluationListSerializer(serializers.Serializer):
-    """One row of the evaluation list, read from an `EvaluationData`."""
+    """One row of the evaluation list, read from a `ListRow` (evaluations/rows.py)."""
 
     id = serializers.IntegerField(source="evaluation.pk")
     url = serializers.SerializerMethodField()
@@ -75,15 +74,15 @@ class EvaluationListSerializer(serializers.Serializer):
     open_reminders = serializers.SerializerMethodField()
     updated_at = serializers.DateTimeField(source="evaluation.updated_at")
 
-    def get_url(self, data: EvaluationData) -> str:
-        return reverse("evaluations-api:evaluation_detail", kwargs={"pk": data.evaluation.pk})
+    def get_url(self, row) -> str:
+        return reverse("evaluations-api:evaluation_detail", kwargs={"pk": row.evaluation.pk})
 
-    def get_scenarios(self, data: EvaluationData) -> list[str]:
-        return [s.slug for s in data.evaluation.scenarios.all()]
+    def get_scenarios(self, row) -> list[str]:
+        return [s.slug for s in row.evaluation.scenarios.all()]
 
-    def get_candidate_count(self, data: EvaluationData) -> int:
+    def get_candidate_count(self, row) -> int:
         """Shortlisted candidates (eliminated ones are not counted)."""
-        return len(data.shortlisted)
+        return len(row.shortlisted)
 
     @extend_schema_field(
         {
@@ -91,12 +90,11 @@ class EvaluationListSerializer(serializers.Serializer):
             "properties": {"answered": {"type": "integer"}, "total": {"type": "integer"}},
         }
     )
-    def get_progress(self, data: EvaluationData):
-        answered, total = data.progress_totals()
-        return {"answered": answered, "total": total}
+    def get_progress(self, row):
+        return {"answered": row.status.answered, "total": row.status.total}
 
-    def get_open_reminders(self, data: EvaluationData) -> int:
-        return len(reminders_for(data))
+    def get_open_reminders(self, row) -> int:
+        return row.status.reminders
 
 
 class EvaluationSerializer(ModelSerializer):

@@ -37,13 +37,9 @@ from ..models import (
     Membership,
 )
 from ..reminders import reminders_for
+from ..rows import evaluation_list_queryset, evaluation_rows
 from ..scoped import EvaluationScopedView
-from ..selectors import (
-    active_context_questions,
-    evaluation_data,
-    evaluation_list_queryset,
-    evaluation_rows,
-)
+from ..selectors import active_context_questions, evaluation_data
 from . import serializers as s
 
 # --- evaluations -----------------------------------------------------------------------------

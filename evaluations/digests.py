@@ -1,0 +1,289 @@
+"""Stored row status (answers progress and the number of risk reminders) for list rows and the
+status strip, so that a page listing many evaluations reads one row per evaluation instead of
+recomputing every reminder from every score and matrix cell.
+
+A stored status is only as good as what keeps it current, so:
+
+* every save, delete and many-to-many change of a model whose rows belong to an evaluation
+  (found by following foreign keys from the model to Evaluation, see `dependencies`) moves that
+  evaluation's stamp, in the same transaction as the change, so that the new data and the new
+  stamp become visible together; writes that send no signals (bulk_create, update) call
+  `changed` themselves;
+* a change to shared reference data (the catalog, the questions, the area and test libraries:
+  every model of these apps with no path to an evaluation) moves every stamp, as does `migrate`
+  (new code may count differently);
+* a digest records the stamp it read *before* reading the data it counts, and counts only while
+  the stamp has not moved since: a reader racing a writer stores a digest that is already out of
+  date, never one that looks current but is not;
+* a digest older than settings.ROW_STATUS_MAX_AGE is computed again anyway, a backstop for writes
+  made outside the application (an operator's SQL).
+
+Writers already lock the evaluation row before they change its data (services' `_require` and
+`evaluation_require_editable`), so moving the stamp within the same transaction adds no new wait.
+
+Digests are per viewer: blind scoring hides other reviewers' scores, so two members of the same
+evaluation may see a different number of reminders. The test suite checks, after every test
+that uses the database, that each current digest equals a fresh count (tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.apps import apps
+from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
+from django.db import DatabaseError, connection, transaction
+from django.db.models import F
+from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save
+from django.utils import timezone
+
+from .models import Evaluation, StatusDigest, StatusStamp
+
+log = logging.getLogger(__name__)
+
+# The apps whose data reminders and progress read. A model of these apps either belongs to an
+# evaluation (a foreign-key path leads to Evaluation) or is shared reference data.
+DATA_APPS = ("catalog", "evaluations", "poc", "responsibility")
+# Rows that belong to an evaluation but that no count reads, and that change often.
+IGNORED = {"reports.ReportRun", "evaluations.StatusDigest", "evaluations.StatusStamp"}
+
+EVERYTHING = object()  # a change to shared data: every evaluation's status may move
+
+
+@dataclass(frozen=True)
+class RowStatus:
+    answered: int
+    total: int
+    reminders: int
+
+
+# --- which rows move which stamp -------------------------------------------------------------
+
+
+def _is_history(model) -> bool:
+    return hasattr(model, "instance_type")  # simple-history's historical models
+
+
+def _path_to_evaluation(model) -> list | None:
+    """The shortest chain of foreign keys from `model` to Evaluation, staying within the data
+    apps; None when there is none (shared data)."""
+    if model is Evaluation:
+        return []
+    seen = {model}
+    queue = [(model, [])]
+    while queue:
+        current, path = queue.pop(0)
+        for field in current._meta.concrete_fields:
+            target = field.related_model if field.is_relation else None
+            if target is None or target in seen or target._meta.app_label not in DATA_APPS:
+                continue
+            if target is Evaluation:
+                return [*path, field]
+            seen.add(target)
+            queue.append((target, [*path, field]))
+    return None
+
+
+def dependencies() -> dict:
+    """{model: path to Evaluation, or EVERYTHING} for every model whose changes move a stamp."""
+    found = {}
+    for model in apps.get_models():
+        if model._meta.app_label not in DATA_APPS or _is_history(model):
+            continue
+        if model._meta.label in IGNORED:
+            continue
+        path = _path_to_evaluation(model)
+        found[model] = EVERYTHING if path is None else path
+    return found
+
+
+# --- moving stamps ---------------------------------------------------------------------------
+
+
+class _Pending:
+    """What the current transaction has already moved, so that a cascade of a thousand deleted
+    cells moves its evaluation's stamp once. Tied to the transaction (Django replaces its list
+    of commit hooks at every commit and rollback) and to the savepoints open when it was made (a
+    savepoint rolled back takes its moves with it)."""
+
+    def __init__(self, hooks, savepoints):
+        self.hooks = hooks
+        self.savepoints = savepoints
+        self.moved: set = set()
+        self.owners: dict = {}  # (model, pk) → evaluation id, read once per transaction
+
+    @classmethod
+    def current(cls) -> _Pending | None:
+        if not connection.in_atomic_block:
+            return None
+        savepoints = tuple(connection.savepoint_ids)
+        pending = getattr(connection, "_row_status_pending", None)
+        same = pending is not None and pending.hooks is connection.run_on_commit
+        if not (same and pending.savepoints == savepoints):
+            pending = cls(connection.run_on_commit, savepoints)
+            connection._row_status_pending = pending
+        return pending
+
+
+def _move(ids) -> None:
+    stamps = StatusStamp.objects.all()
+    if ids is not EVERYTHING:
+        stamps = stamps.filter(evaluation_id__in=ids)
+    stamps.update(seq=F("seq") + 1)
+
+
+def changed(evaluation_ids: Iterable[int] | object) -> None:
+    """Move the stamps of these evaluations (or EVERYTHING): their stored status is out of date.
+    For writes that send no signals (bulk_create, QuerySet.update)."""
+    pending = _Pending.current()
+    if evaluation_ids is EVERYTHING:
+        if pending is None or EVERYTHING not in pending.moved:
+            _move(EVERYTHING)
+        if pending is not None:
+            pending.moved.add(EVERYTHING)
+        return
+    ids = {i for i in evaluation_ids if i is not None}
+    if pending is not None:
+        if EVERYTHING in pending.moved:
+            return
+        ids -= pending.moved
+        pending.moved |= ids
+    if ids:
+        _move(ids)
+
+
+def _owner(instance, path, pending) -> int | None:
+    """The id of the evaluation `instance` belongs to, following `path`. A related row that is
+    already gone belongs to no evaluation (its own deletion moved the stamp)."""
+    if not path:
+        return instance.pk
+    field = path[0]
+    value = getattr(instance, field.attname)
+    if len(path) == 1 or value is None:
+        return value
+    key = (field.related_model, value)
+    if pending is not None and key in pending.owners:
+        return pending.owners[key]
+    try:
+        parent = getattr(instance, field.name)
+    except ObjectDoesNotExist:
+        return None
+    owner = _owner(parent, path[1:], pending)
+    if pending is not None:
+        pending.owners[key] = owner
+    return owner
+
+
+def _on_change(sender, instance, **kwargs) -> None:
+    path = DEPENDENCIES.get(type(instance))
+    if path is None:
+        return
+    if path is EVERYTHING:
+        changed(EVERYTHING)
+        return
+    changed([_owner(instance, path, _Pending.current())])
+
+
+def _on_m2m(sender, instance, action, **kwargs) -> None:
+    if action in ("post_add", "post_remove", "post_clear"):
+        _on_change(sender, instance)
+
+
+def _on_migrate(sender, **kwargs) -> None:
+    """New code may count differently: after `migrate`, every status is computed again."""
+    if sender.label == "evaluations":
+        StatusStamp.objects.using(kwargs.get("using", "default")).update(seq=F("seq") + 1)
+
+
+DEPENDENCIES: dict = {}
+
+
+def connect() -> None:
+    """Called once from EvaluationsConfig.ready(), when every model is loaded."""
+    DEPENDENCIES.update(dependencies())
+    for model in DEPENDENCIES:
+        post_save.connect(_on_change, sender=model, dispatch_uid=f"row-status-{model._meta.label}")
+        post_delete.connect(
+            _on_change, sender=model, dispatch_uid=f"row-status-del-{model._meta.label}"
+        )
+    m2m_changed.connect(_on_m2m, dispatch_uid="row-status-m2m")
+    post_migrate.connect(_on_migrate, dispatch_uid="row-status-migrate")
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def _stamps(ids: list[int]) -> dict[int, int]:
+    """The current stamps of these evaluations, made for the ones that have none yet."""
+    found = dict(StatusStamp.objects.filter(evaluation_id__in=ids).values_list("pk", "seq"))
+    missing = [pk for pk in ids if pk not in found]
+    if missing:  # and no digest may count from a stamp that was not there
+        StatusDigest.objects.filter(evaluation_id__in=missing).delete()
+        StatusStamp.objects.bulk_create(
+            [StatusStamp(evaluation_id=pk) for pk in missing], ignore_conflicts=True
+        )
+        found.update(StatusStamp.objects.filter(evaluation_id__in=missing).values_list("pk", "seq"))
+    return found
+
+
+def _store(viewer, computed: dict[int, RowStatus], stamps: dict[int, int]) -> None:
+    now = timezone.now()
+    rows = [
+        StatusDigest(
+            evaluation_id=pk,
+            viewer=viewer,
+            seq=stamps[pk],
+            answered=status.answered,
+            total=status.total,
+            reminders=status.reminders,
+            computed_at=now,
+        )
+        for pk, status in sorted(computed.items())  # one lock order for every writer
+        if pk in stamps
+    ]
+    try:
+        with transaction.atomic():
+            StatusDigest.objects.bulk_create(
+                rows,
+                update_conflicts=True,
+                unique_fields=["evaluation", "viewer"],
+                update_fields=["seq", "answered", "total", "reminders", "computed_at"],
+            )
+    except DatabaseError:  # e.g. the evaluation was deleted meanwhile: counted next time
+        log.warning("Row status not stored for %s evaluations", len(rows), exc_info=True)
+
+
+def statuses(
+    evaluation_ids: list[int],
+    viewer,
+    compute: Callable[[list[int]], dict[int, RowStatus]],
+) -> dict[int, RowStatus]:
+    """The viewer's row status of each evaluation: stored ones that are current, and
+    `compute(ids)` for the rest (stored for next time). A viewer who is not signed in (no pk)
+    gets computed ones only."""
+    if not evaluation_ids:
+        return {}
+    if getattr(viewer, "pk", None) is None:
+        return compute(evaluation_ids)
+    oldest = timezone.now() - timedelta(seconds=settings.ROW_STATUS_MAX_AGE)
+    current = StatusDigest.objects.filter(
+        evaluation_id__in=evaluation_ids,
+        viewer=viewer,
+        seq=F("evaluation__status_stamp__seq"),
+        computed_at__gte=oldest,
+    ).values_list("evaluation_id", "answered", "total", "reminders")
+    found = {pk: RowStatus(a, t, r) for pk, a, t, r in current}
+    missing = [pk for pk in evaluation_ids if pk not in found]
+    if missing:
+        stamps = _stamps(missing)  # read before the data the count reads
+        computed = compute(missing)
+        _store(viewer, computed, stamps)
+        found.update(computed)
+        pending = _Pending.current()
+        if pending is not None:  # a later change in this transaction must move the stamp again
+            pending.moved.clear()
+    return found

@@ -1,0 +1,75 @@
+"""What list rows and the status strip show of an evaluation: its status, shortlisted candidates,
+answers progress and number of risk reminders. Progress and reminders come from stored digests
+(evaluations/digests.py) while they are current, so a page of rows costs a few queries whatever
+the number or size of the evaluations the user can see."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
+
+from .digests import RowStatus, statuses
+from .models import Candidate, CandidateStatus, Evaluation, Membership
+from .reminders import reminders_for
+from .rules import remember_member_role
+from .selectors import (
+    EvaluationData,
+    evaluation_data_many,
+    evaluation_queryset_full,
+    evaluations_for_user,
+)
+
+
+@dataclass
+class ListRow:
+    evaluation: Evaluation
+    status: RowStatus
+
+    @property
+    def shortlisted(self) -> list[Candidate]:
+        return list(self.evaluation.shortlisted)
+
+
+def evaluation_list_queryset(user) -> QuerySet[Evaluation]:
+    """The user's evaluations, newest change first, each with the user's role (`my_role`), its
+    scenarios and shortlisted candidates: slice it to one page before it is evaluated."""
+    qs = evaluations_for_user(user)
+    if user.is_authenticated:
+        role = Membership.objects.filter(evaluation=OuterRef("pk"), user=user).values("role")
+        qs = qs.annotate(my_role=Subquery(role[:1]))
+    shortlisted = Candidate.objects.filter(status=CandidateStatus.SHORTLISTED).select_related(
+        "solution"
+    )
+    return qs.prefetch_related(
+        "scenarios", Prefetch("candidates", queryset=shortlisted, to_attr="shortlisted")
+    )
+
+
+def status_of(data: EvaluationData) -> RowStatus:
+    answered, total = data.progress_totals()
+    return RowStatus(answered, total, len(reminders_for(data)))
+
+
+def evaluation_rows(user, page) -> list[ListRow]:
+    """One page of `evaluation_list_queryset` as rows. Rows whose stored status is out of date
+    are computed together, in a fixed number of queries (see EvaluationData.facts)."""
+    evaluations = list(page)
+    roles = {e.pk: getattr(e, "my_role", None) for e in evaluations}
+
+    def compute(ids: list[int]) -> dict[int, RowStatus]:
+        loaded = list(evaluation_queryset_full(Evaluation.objects.filter(pk__in=ids)))
+        for evaluation in loaded:
+            remember_member_role(user, evaluation, roles.get(evaluation.pk))
+        return {d.evaluation.pk: status_of(d) for d in evaluation_data_many(loaded, viewer=user)}
+
+    found = statuses([e.pk for e in evaluations], user, compute)
+    return [ListRow(e, found[e.pk]) for e in evaluations]
+
+
+def strip_status(evaluation: Evaluation, viewer, load: Callable[[], EvaluationData]) -> RowStatus:
+    """The status strip of one evaluation for `viewer`: stored, or computed from `load()` (so
+    the evaluation's data is only loaded when the stored status is out of date)."""
+    pk = evaluation.pk
+    return statuses([pk], viewer, lambda ids: {pk: status_of(load())})[pk]
