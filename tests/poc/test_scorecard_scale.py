@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from catalog.models import SolutionType
 from common import roles
-from evaluations.models import MemberRole
+from evaluations.models import MemberRole, StatusStamp
 from poc import services
 from poc.models import Direction, Outcome, Score, TestGroup
 from tests.conftest import make_user
@@ -33,10 +33,13 @@ SLUGS = [
 MAX_HTML = 200 * 1024
 # Queries of the whole page, most of them the evaluation's tabs and status strip; the
 # scorecard's own part is a fixed handful, whatever the evaluation's size.
-SCORECARD_QUERIES = 43
+SCORECARD_QUERIES = 30
 GROUP_QUERIES = 15  # the grid alone, when htmx swaps in another group
-RESULTS_QUERIES = 42
-CELL_QUERIES = 30
+RESULTS_QUERIES = 29
+# The first page a member opens after a change also computes and stores the status strip's
+# count (evaluations/digests.py): the evaluation's data and reminders, about 16 queries more.
+COLD_STRIP = 16
+CELL_QUERIES = 32  # +2: the write moves its evaluation's stamp, found through the candidate
 
 
 @pytest.fixture
@@ -136,9 +139,10 @@ def test_the_scorecard_shows_one_group_within_budget_and_size(
     sizes = {}
     for user in (owner, large.editor, large.reviewers[0], people[MemberRole.VIEWER]):
         client.force_login(user)
-        for group in large.groups:
+        StatusStamp.objects.all().delete()  # the first group is read cold
+        for i, group in enumerate(large.groups):
             in_group = sum(1 for c in large.cases if c.group_id == group.pk)
-            with django_assert_max_num_queries(SCORECARD_QUERIES):
+            with django_assert_max_num_queries(SCORECARD_QUERIES + (COLD_STRIP if i == 0 else 0)):
                 response = client.get(page_url(e, group=group.key))
             body = response.content.decode()
             assert response.status_code == 200
@@ -182,9 +186,12 @@ def test_results_and_a_cell_save_stay_within_budget(
 ):
     e = large.evaluation
     client.force_login(owner)
-    with django_assert_max_num_queries(RESULTS_QUERIES):
-        response = client.get(reverse("poc:results", kwargs={"pk": e.pk}))
-    assert response.status_code == 200 and 'data-testid="robustness"' in response.content.decode()
+    StatusStamp.objects.all().delete()
+    for budget in (RESULTS_QUERIES + COLD_STRIP, RESULTS_QUERIES):  # cold, then warm
+        with django_assert_max_num_queries(budget):
+            response = client.get(reverse("poc:results", kwargs={"pk": e.pk}))
+        assert response.status_code == 200
+        assert 'data-testid="robustness"' in response.content.decode()
     client.force_login(large.editor)
     case, candidate = large.cases[-1], large.candidates[-1]
     draft = Score.objects.get(case=case, candidate=candidate, reviewer=large.editor)
