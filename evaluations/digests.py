@@ -70,7 +70,12 @@ def _is_history(model) -> bool:
 
 def _path_to_evaluation(model) -> list | None:
     """The shortest chain of foreign keys from `model` to Evaluation, staying within the data
-    apps; None when there is none (shared data)."""
+    apps, through required keys where there is such a chain (a matrix cell's row, not its
+    party, which may be shared); None when there is none (shared data)."""
+    return _shortest_path(model, nullable=False) or _shortest_path(model, nullable=True)
+
+
+def _shortest_path(model, *, nullable: bool) -> list | None:
     if model is Evaluation:
         return []
     seen = {model}
@@ -80,6 +85,8 @@ def _path_to_evaluation(model) -> list | None:
         for field in current._meta.concrete_fields:
             target = field.related_model if field.is_relation else None
             if target is None or target in seen or target._meta.app_label not in DATA_APPS:
+                continue
+            if field.null and not nullable:
                 continue
             if target is Evaluation:
                 return [*path, field]
@@ -129,7 +136,32 @@ class _Pending:
         return pending
 
 
+def _note_move() -> None:
+    """Remember that the current transaction, at this savepoint depth, has written."""
+    if not connection.in_atomic_block:
+        return
+    hooks = connection.run_on_commit
+    moves = [m for m in getattr(connection, "_row_status_moves", ()) if m[0] is hooks]
+    moves.append((hooks, tuple(connection.savepoint_ids)))
+    connection._row_status_moves = moves
+
+
+def wrote_here() -> bool:
+    """Whether the current transaction has written evaluation data inside the current atomic
+    block (a request that saved something, in production the whole request). Such a request
+    counts the status strip but does not store it: it would hold the stored row's lock while
+    other writers of the evaluation wait for its own locks."""
+    if not connection.in_atomic_block:
+        return False
+    hooks, current = connection.run_on_commit, tuple(connection.savepoint_ids)
+    return any(
+        ref is hooks and chain[: len(current)] == current
+        for ref, chain in getattr(connection, "_row_status_moves", ())
+    )
+
+
 def _move(ids) -> None:
+    _note_move()
     stamps = StatusStamp.objects.all()
     if ids is not EVERYTHING:
         stamps = stamps.filter(evaluation_id__in=ids)
@@ -163,7 +195,9 @@ def _owner(instance, path, pending) -> int | None:
         return instance.pk
     field = path[0]
     value = getattr(instance, field.attname)
-    if len(path) == 1 or value is None:
+    if value is None:  # e.g. a party of the shared library, not of one evaluation
+        return EVERYTHING
+    if len(path) == 1:
         return value
     key = (field.related_model, value)
     if pending is not None and key in pending.owners:
@@ -182,10 +216,8 @@ def _on_change(sender, instance, **kwargs) -> None:
     path = DEPENDENCIES.get(type(instance))
     if path is None:
         return
-    if path is EVERYTHING:
-        changed(EVERYTHING)
-        return
-    changed([_owner(instance, path, _Pending.current())])
+    owner = EVERYTHING if path is EVERYTHING else _owner(instance, path, _Pending.current())
+    changed(owner if owner is EVERYTHING else [owner])
 
 
 def _on_m2m(sender, instance, action, **kwargs) -> None:
@@ -278,7 +310,9 @@ def statuses(
     ).values_list("evaluation_id", "answered", "total", "reminders")
     found = {pk: RowStatus(a, t, r) for pk, a, t, r in current}
     missing = [pk for pk in evaluation_ids if pk not in found]
-    if missing:
+    if missing and wrote_here():
+        found.update(compute(missing))
+    elif missing:
         stamps = _stamps(missing)  # read before the data the count reads
         computed = compute(missing)
         _store(viewer, computed, stamps)

@@ -31,7 +31,7 @@ from evaluations.selectors import evaluation_data
 from poc import services as poc_services
 from poc.models import Evidence, Score
 from responsibility import services as resp
-from responsibility.models import Area, Cell
+from responsibility.models import Area, Cell, Party
 from tests.conftest import stored_status_mismatches
 from tests.factories import (
     add_candidates,
@@ -49,8 +49,11 @@ def fresh(evaluation, viewer) -> RowStatus:
 
 
 def row(viewer, evaluation) -> RowStatus:
-    rows = evaluation_rows(viewer, evaluation_list_queryset(viewer).filter(pk=evaluation.pk))
-    return rows[0].status
+    """The list row's status, read as a request reads it (its own atomic block: a block that
+    has written counts without storing, see digests.wrote_here)."""
+    with transaction.atomic():
+        qs = evaluation_list_queryset(viewer).filter(pk=evaluation.pk)
+        return evaluation_rows(viewer, qs)[0].status
 
 
 def seq(evaluation) -> int:
@@ -71,7 +74,9 @@ def test_every_model_of_the_data_apps_moves_a_stamp():
         assert model in deps or label in digests.IGNORED, label
     assert deps[Evaluation] == []
     assert [f.name for f in deps[Score]][-1] == "evaluation"
-    assert [f.name for f in deps[Cell]] == ["party", "evaluation"]  # the shorter path
+    # Through required keys: a cell's party may be one of the shared library's.
+    assert [f.name for f in deps[Cell]] == ["row", "candidate", "evaluation"]
+    assert [f.name for f in deps[Party]] == ["evaluation"]  # own parties; shared: everything
     assert len(deps[Evidence]) == 3
     for shared in (CapabilityClaim, FiveQuestion, Area):
         assert deps[shared] is EVERYTHING
@@ -149,6 +154,18 @@ def test_a_change_to_shared_data_moves_every_stamp(owner):
     claim.note = claim.note + " (checked)"
     claim.save()
     assert (seq(first), seq(second)) == (before[0] + 1, before[1] + 1)
+
+
+def test_a_shared_party_moves_every_stamp_and_an_own_party_its_evaluation_only(owner):
+    first, second = make_evaluation(owner, title="One"), make_evaluation(owner, title="Two")
+    for e in (first, second):
+        row(owner, e)
+    before = (seq(first), seq(second))
+    resp.party_add(user=owner, evaluation=first, name="Site reliability", kind="internal")
+    assert (seq(first), seq(second)) == (before[0] + 1, before[1])
+    shared = Party.objects.filter(evaluation=None).first()
+    shared.save()
+    assert (seq(first), seq(second)) == (before[0] + 2, before[1] + 1)
 
 
 def test_rows_are_stored_per_viewer_as_blind_scoring_counts_them(owner, people):

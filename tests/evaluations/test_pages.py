@@ -1,6 +1,7 @@
 """Evaluation pages: members only, quick inline editing, conflicts, gate, seal, query budgets."""
 
 import datetime
+import html
 import re
 
 import pytest
@@ -246,8 +247,8 @@ def test_answer_conflict_shows_the_current_value(client, owner, evaluation, peop
     assert post(people[MemberRole.EDITOR], "Editor's view", 1).status_code == 200
     stale = post(owner, "Owner's stale view", 1)
     assert stale.status_code == 409
-    body = stale.content.decode()
-    assert "Someone else saved this" in body and "Editor&#x27;s view" in body
+    body = html.unescape(stale.content.decode())
+    assert "Someone else saved this" in body and "Editor's view" in body
     assert (
         QuestionAnswer.objects.get(candidate=slurm, question=question).explanation
         == "Editor's view"
