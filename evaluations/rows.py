@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
+from modeltranslation.settings import AVAILABLE_LANGUAGES
+from modeltranslation.utils import build_localized_fieldname
 
 from .digests import RowStatus, statuses
 from .models import Candidate, CandidateStatus, Evaluation, Membership
@@ -20,6 +22,12 @@ from .selectors import (
     evaluation_queryset_full,
     evaluations_for_user,
 )
+
+ROW_FIELDS = ("title", "organisation", "status", "created_by_id", "created_at", "updated_at")
+SOLUTION_NAME = [
+    "solution__name",
+    *(f"solution__{build_localized_fieldname('name', lang)}" for lang in AVAILABLE_LANGUAGES),
+]
 
 
 @dataclass
@@ -39,10 +47,13 @@ def evaluation_list_queryset(user) -> QuerySet[Evaluation]:
     if user.is_authenticated:
         role = Membership.objects.filter(evaluation=OuterRef("pk"), user=user).values("role")
         qs = qs.annotate(my_role=Subquery(role[:1]))
-    shortlisted = Candidate.objects.filter(status=CandidateStatus.SHORTLISTED).select_related(
-        "solution"
+    # Only what a row shows: a page of the API's largest rows builds a thousand instances.
+    shortlisted = (
+        Candidate.objects.filter(status=CandidateStatus.SHORTLISTED)
+        .select_related("solution")
+        .only("evaluation_id", "stack_name", "status", *SOLUTION_NAME)
     )
-    return qs.prefetch_related(
+    return qs.only(*ROW_FIELDS).prefetch_related(
         "scenarios", Prefetch("candidates", queryset=shortlisted, to_attr="shortlisted")
     )
 

@@ -90,8 +90,9 @@ TEMPLATES = [
 ]
 # Form widgets render through Jinja2 (Django's own widget templates, ported by Django): the
 # same HTML as the template engine, in about a third of the time, which counts on pages with
-# hundreds of fields (the five questions of eight candidates are 160).
-FORM_RENDERER = "django.forms.renderers.Jinja2"
+# hundreds of fields (the five questions of eight candidates are 160). Widget templates that
+# exist only for Django's engine (the admin's) still render there.
+FORM_RENDERER = "common.renderers.FastFormRenderer"
 
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'shortlist.sqlite3'}"),
