@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -27,7 +28,15 @@ from .forms import (
     TransitionForm,
 )
 from .history import history_entries, history_timeline
-from .models import FACT_FLAGS, TRANSITIONS, ContextQuestion, FiveQuestion, Status
+from .models import (
+    FACT_FLAGS,
+    TRANSITIONS,
+    CandidateStatus,
+    ContextQuestion,
+    FiveQuestion,
+    QuestionAnswer,
+    Status,
+)
 from .rows import evaluation_list_queryset, evaluation_rows
 from .scoped import EvaluationMixin
 from .selectors import (
@@ -284,10 +293,17 @@ class QuestionsView(EvaluationMixin, View):
     tab = "questions"
 
     def get(self, request, pk):
-        questions = self.data.questions
+        # Only the shortlisted candidates and their answers: not what reminders read.
+        questions = active_five_questions()
+        answers = Prefetch("answers", queryset=QuestionAnswer.objects.select_related("question"))
+        shortlisted = (
+            self.evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED)
+            .select_related("solution__solution_type")
+            .prefetch_related(answers, "layers__solution")
+        )
         parties = party_choices(self.evaluation)
         cards = []
-        for candidate in self.data.shortlisted:
+        for candidate in shortlisted:
             answers = {a.question_id: a for a in candidate.answers.all()}
             rows = [answer_row(candidate, q, answers.get(q.pk), parties) for q in questions]
             done = sum(1 for r in rows if r["answer"] and r["answer"].is_complete)
