@@ -213,6 +213,10 @@ def _owner(instance, path, pending) -> int | None:
 
 
 def _on_change(sender, instance, **kwargs) -> None:
+    if sender is Evaluation and kwargs.get("created"):
+        # Made with the evaluation, so two first readers never wait on each other making it.
+        StatusStamp.objects.create(evaluation=instance)
+        return
     path = DEPENDENCIES.get(type(instance))
     if path is None:
         return
@@ -262,8 +266,25 @@ def _stamps(ids: list[int]) -> dict[int, int]:
     return found
 
 
+def _claim(ids: list[int], viewer) -> list[int]:
+    """The evaluations whose stored status for `viewer` this transaction may write now: on
+    PostgreSQL, those whose advisory lock it gets without waiting (held to the end of the
+    request), so a request never waits for another one storing the same rows, and never holds
+    a row another one waits for. SQLite runs one writing transaction at a time anyway."""
+    if connection.vendor != "postgresql" or not ids:
+        return ids
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT e FROM unnest(%s::bigint[]) AS e WHERE pg_try_advisory_xact_lock("
+            "hashtextextended(concat('shortlist-row-status:', e, ':', %s::bigint), 0))",
+            [ids, viewer.pk],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
 def _store(viewer, computed: dict[int, RowStatus], stamps: dict[int, int]) -> None:
     now = timezone.now()
+    claimed = set(_claim(sorted(pk for pk in computed if pk in stamps), viewer))
     rows = [
         StatusDigest(
             evaluation_id=pk,
@@ -274,9 +295,11 @@ def _store(viewer, computed: dict[int, RowStatus], stamps: dict[int, int]) -> No
             reminders=status.reminders,
             computed_at=now,
         )
-        for pk, status in sorted(computed.items())  # one lock order for every writer
-        if pk in stamps
+        for pk, status in sorted(computed.items())
+        if pk in claimed
     ]
+    if not rows:
+        return
     try:
         with transaction.atomic():
             StatusDigest.objects.bulk_create(

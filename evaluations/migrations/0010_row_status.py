@@ -5,6 +5,20 @@ from django.conf import settings
 from django.db import migrations, models
 
 
+def stamps_for_existing_evaluations(apps, schema_editor):
+    """Every evaluation gets its stamp now; new ones get theirs when they are created."""
+    Evaluation = apps.get_model("evaluations", "Evaluation")
+    StatusStamp = apps.get_model("evaluations", "StatusStamp")
+    pks = Evaluation.objects.values_list("pk", flat=True).iterator(chunk_size=2000)
+    batch = []
+    for pk in pks:
+        batch.append(StatusStamp(evaluation_id=pk))
+        if len(batch) == 2000:
+            StatusStamp.objects.bulk_create(batch, ignore_conflicts=True)
+            batch = []
+    StatusStamp.objects.bulk_create(batch, ignore_conflicts=True)
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -42,4 +56,5 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('evaluation', 'viewer'), name='status_digest_unique')],
             },
         ),
+        migrations.RunPython(stamps_for_existing_evaluations, migrations.RunPython.noop),
     ]

@@ -435,7 +435,7 @@ def test_home_page_query_budget(
     client.force_login(viewer)
     # The same budget for 1 and 4 requests (and as many decided evaluations); cold, each row's
     # status is computed and stored (evaluations/digests.py).
-    with django_assert_max_num_queries(42):
+    with django_assert_max_num_queries(43):
         body = client.get(reverse("home")).content.decode()
     assert body.count('href="/evaluations/') >= n_requests
     assert len(approvals.pending_for(viewer)) == n_requests

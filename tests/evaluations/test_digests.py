@@ -306,3 +306,45 @@ def test_the_list_shows_the_stored_counts(client, owner, people):
     assert api["open_reminders"] == stored.reminders
     assert api["progress"] == {"answered": stored.answered, "total": stored.total}
     assert timezone.now() - stored.computed_at < timedelta(minutes=1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_request_storing_a_row_never_waits_for_another_storing_it(seeded):
+    """Two requests count the same cold row at once: the second counts it and moves on without
+    storing it (PostgreSQL advisory lock taken without waiting), instead of waiting for the
+    first request to end."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite runs one writing transaction at a time")
+    from tests.conftest import make_user
+
+    owner = make_user("tech_lead", username="store-owner")
+    evaluation = make_evaluation(owner)
+    add_candidates(evaluation, owner, "slurm")
+    stored, release = threading.Event(), threading.Event()
+
+    def first_request():
+        try:
+            with transaction.atomic():
+                row(owner, evaluation)  # stores the row and keeps its lock until the end
+                stored.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=first_request)
+    thread.start()
+    try:
+        assert stored.wait(10)
+        started = timezone.now()
+        with transaction.atomic():
+            StatusStamp.objects.update(seq=F("seq") + 1)  # out of date for the second reader
+        with transaction.atomic():
+            assert row(owner, evaluation) == fresh(evaluation, owner)
+        assert timezone.now() - started < timedelta(seconds=5)  # it did not wait
+    finally:
+        release.set()
+        thread.join(10)
+    digest = StatusDigest.objects.get(evaluation=evaluation, viewer=owner)
+    assert digest.seq != seq(evaluation)  # the second reader did not store its count
+    assert row(owner, evaluation) == fresh(evaluation, owner)  # the next one does
+    assert StatusDigest.objects.get(pk=digest.pk).seq == seq(evaluation)

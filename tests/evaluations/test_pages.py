@@ -96,7 +96,7 @@ def test_list_and_overview_query_budgets_do_not_grow(
     # Fixed costs: every app's reminders ride on the same prefetches; the budget is the same
     # for 1 and 6 candidates (and as many evaluations). Cold: each row's status is computed and
     # stored; then the home page finds it current and reads none of the evaluations' data.
-    with django_assert_max_num_queries(39):
+    with django_assert_max_num_queries(40):
         assert client.get(reverse("evaluations:evaluation_list")).status_code == 200
     with django_assert_max_num_queries(11):
         assert client.get(reverse("home")).status_code == 200

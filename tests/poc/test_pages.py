@@ -69,8 +69,8 @@ def test_scorecard_query_budget(
     client.force_login(owner)
     # 43: +1 the members' conflict-of-interest declarations, +1 the test beds (their reminder),
     # +1 the Score rows (with evidence) of the one group shown besides the totals' light rows;
-    # +3 cold: the status strip's count is computed and stored (evaluations/digests.py).
-    with django_assert_max_num_queries(46):
+    # +4 cold: the status strip's count is computed and stored (evaluations/digests.py).
+    with django_assert_max_num_queries(47):
         assert client.get(url("scorecard", evaluation)).status_code == 200
     # Warm: the strip reads its stored count, and nothing else of the evaluation's reminders.
     with django_assert_max_num_queries(30):

@@ -37,8 +37,8 @@ SCORECARD_QUERIES = 30
 GROUP_QUERIES = 15  # the grid alone, when htmx swaps in another group
 RESULTS_QUERIES = 29
 # The first page a member opens after a change also computes and stores the status strip's
-# count (evaluations/digests.py): the evaluation's data and reminders, about 16 queries more.
-COLD_STRIP = 16
+# count (evaluations/digests.py): the evaluation's data and reminders, about 17 queries more.
+COLD_STRIP = 17
 CELL_QUERIES = 32  # +2: the write moves its evaluation's stamp, found through the candidate
 
 
