@@ -36,7 +36,7 @@ from datetime import timedelta
 from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, connection, connections, transaction
 from django.db.models import F
 from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save
 from django.utils import timezone
@@ -231,8 +231,11 @@ def _on_m2m(sender, instance, action, **kwargs) -> None:
 
 def _on_migrate(sender, **kwargs) -> None:
     """New code may count differently: after `migrate`, every status is computed again."""
-    if sender.label == "evaluations":
-        StatusStamp.objects.using(kwargs.get("using", "default")).update(seq=F("seq") + 1)
+    if sender.label != "evaluations":
+        return
+    using = kwargs.get("using", "default")
+    if StatusStamp._meta.db_table in connections[using].introspection.table_names():
+        StatusStamp.objects.using(using).update(seq=F("seq") + 1)
 
 
 DEPENDENCIES: dict = {}
