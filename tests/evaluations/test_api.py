@@ -335,7 +335,7 @@ def test_list_queries_do_not_grow_with_evaluations_or_candidates(
     # (+1: the areas the who-questions ask about, for the answers-and-matrix reminder; +1: the
     # test beds, for the reminder when candidates were tested on different ones.)
     # Cold: every row's status is computed and stored (+8: reading the stored ones, the stamps,
-    # making them (and dropping any digest left without one), claiming the rows to store
+    # making any missing (and dropping a digest left without one), claiming the rows to store
     # (advisory locks), storing in a savepoint).
     with django_assert_max_num_queries(36):
         assert len(client.get("/api/evaluations/").json()["results"]) == 2
@@ -349,7 +349,7 @@ def test_list_queries_do_not_grow_with_evaluations_or_candidates(
     assert list_queries(client) == warm
     changed = Evaluation.objects.filter(title="Evaluation 1").first()
     answer_all(changed.candidates.order_by("pk")[1], owner)
-    assert list_queries(client) == cold - 3  # one row to compute: its stamp exists already
+    assert list_queries(client) == cold  # one row to compute costs what four did
 
 
 # --- concurrency -----------------------------------------------------------------------------
