@@ -37,7 +37,7 @@ class ListRow:
 
     @property
     def shortlisted(self) -> list[Candidate]:
-        return list(self.evaluation.shortlisted)
+        return self.evaluation.shortlisted  # prefetched by evaluation_list_queryset
 
 
 def evaluation_list_queryset(user) -> QuerySet[Evaluation]:
@@ -58,9 +58,10 @@ def evaluation_list_queryset(user) -> QuerySet[Evaluation]:
     )
 
 
-def status_of(data: EvaluationData) -> RowStatus:
+def status_of(data: EvaluationData, reminders=None) -> RowStatus:
+    """Progress and the number of reminders (`reminders`, when the caller has them already)."""
     answered, total = data.progress_totals()
-    return RowStatus(answered, total, len(reminders_for(data)))
+    return RowStatus(answered, total, len(reminders_for(data) if reminders is None else reminders))
 
 
 def evaluation_rows(user, page) -> list[ListRow]:
@@ -79,8 +80,8 @@ def evaluation_rows(user, page) -> list[ListRow]:
     return [ListRow(e, found[e.pk]) for e in evaluations]
 
 
-def strip_status(evaluation: Evaluation, viewer, load: Callable[[], EvaluationData]) -> RowStatus:
-    """The status strip of one evaluation for `viewer`: stored, or computed from `load()` (so
-    the evaluation's data is only loaded when the stored status is out of date)."""
+def strip_status(evaluation: Evaluation, viewer, count: Callable[[], RowStatus]) -> RowStatus:
+    """The status strip of one evaluation for `viewer`: stored, or `count()` (so the
+    evaluation's data is only loaded when the stored status is out of date)."""
     pk = evaluation.pk
-    return statuses([pk], viewer, lambda ids: {pk: status_of(load())})[pk]
+    return statuses([pk], viewer, lambda ids: {pk: count()})[pk]

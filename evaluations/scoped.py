@@ -12,7 +12,7 @@ from rest_framework import generics
 
 from .models import Candidate, Evaluation, MemberRole
 from .reminders import reminders_for
-from .rows import strip_status
+from .rows import status_of, strip_status
 from .rules import member_role
 from .selectors import candidate_get, evaluation_data, evaluation_get_for_user
 from .tabs import TABS
@@ -44,11 +44,12 @@ class EvaluationMixin(LoginRequiredMixin):
 
     def base_context(self, **extra):
         user, e = self.request.user, self.evaluation
-        status = strip_status(e, user, lambda: self.data)
+        # Loaded only if the page (or an out-of-date stored strip) reads them, and once.
+        reminders = SimpleLazyObject(lambda: reminders_for(self.data))
+        status = strip_status(e, user, lambda: status_of(self.data, reminders))
         ctx = {
-            # Loaded only if the page reads them: the strip's counts are stored (rows.py).
             "data": SimpleLazyObject(lambda: self.data),
-            "reminders": SimpleLazyObject(lambda: reminders_for(self.data)),
+            "reminders": reminders,
             "answered": status.answered,
             "total": status.total,
             "reminder_count": status.reminders,

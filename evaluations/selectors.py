@@ -63,13 +63,17 @@ def candidate_get(evaluation: Evaluation, pk) -> Candidate:
         raise Http404 from None
 
 
+def answers_prefetch() -> Prefetch:
+    """A candidate's answers to the five questions, each with its question."""
+    return Prefetch("answers", queryset=QuestionAnswer.objects.select_related("question"))
+
+
 def _candidate_prefetch() -> Prefetch:
-    answers = QuestionAnswer.objects.select_related("question")
     return Prefetch(
         "candidates",
         queryset=Candidate.objects.select_related(
             "solution__solution_type", *CANDIDATE_SELECTS
-        ).prefetch_related(Prefetch("answers", queryset=answers), "rules", *CANDIDATE_PREFETCHES),
+        ).prefetch_related(answers_prefetch(), "rules", *CANDIDATE_PREFETCHES),
     )
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -34,7 +33,6 @@ from .models import (
     CandidateStatus,
     ContextQuestion,
     FiveQuestion,
-    QuestionAnswer,
     Status,
 )
 from .rows import evaluation_list_queryset, evaluation_rows
@@ -42,6 +40,7 @@ from .scoped import EvaluationMixin
 from .selectors import (
     active_context_questions,
     active_five_questions,
+    answers_prefetch,
     candidate_get,
 )
 
@@ -295,11 +294,10 @@ class QuestionsView(EvaluationMixin, View):
     def get(self, request, pk):
         # Only the shortlisted candidates and their answers: not what reminders read.
         questions = active_five_questions()
-        answers = Prefetch("answers", queryset=QuestionAnswer.objects.select_related("question"))
         shortlisted = (
             self.evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED)
             .select_related("solution__solution_type")
-            .prefetch_related(answers, "layers__solution")
+            .prefetch_related(answers_prefetch(), "layers__solution")
         )
         parties = party_choices(self.evaluation)
         cards = []

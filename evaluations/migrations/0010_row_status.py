@@ -9,15 +9,8 @@ def stamps_for_existing_evaluations(apps, schema_editor):
     """Every evaluation gets its stamp now; new ones get theirs when they are created."""
     Evaluation = apps.get_model("evaluations", "Evaluation")
     StatusStamp = apps.get_model("evaluations", "StatusStamp")
-    pks = Evaluation.objects.values_list("pk", flat=True).iterator(chunk_size=2000)
-    batch = []
-    for pk in pks:
-        batch.append(StatusStamp(evaluation_id=pk))
-        if len(batch) == 2000:
-            StatusStamp.objects.bulk_create(batch, ignore_conflicts=True)
-            batch = []
-    StatusStamp.objects.bulk_create(batch, ignore_conflicts=True)
-
+    stamps = [StatusStamp(evaluation_id=pk) for pk in Evaluation.objects.values_list("pk", flat=True)]
+    StatusStamp.objects.bulk_create(stamps, batch_size=2000, ignore_conflicts=True)
 
 class Migration(migrations.Migration):
 
