@@ -171,7 +171,9 @@ def stuck(evaluation, user, language):
     return run
 
 
-def test_report_runs_by_status_durations_attempts_and_stuck(client, metrics_on, evaluation, owner):
+def test_report_runs_by_status_durations_attempts_and_stuck(
+    client, metrics_on, evaluation, owner, monkeypatch
+):
     assert not ReportRun.objects.exists()
     for status in (RunStatus.QUEUED, RunStatus.QUEUED, RunStatus.RENDERING):
         plant(evaluation, owner, status)
@@ -205,8 +207,12 @@ def test_report_runs_by_status_durations_attempts_and_stuck(client, metrics_on, 
     assert value(families, attempts, f"{attempts}_sum") == 1 + 1 + 2 + 1 + 3
 
     assert value(families, "shortlist_report_runs_stuck_failed") == 2
-    # A stuck run sent back to the queue is no longer counted as failed, nor as stuck.
+    # A stuck run sent back to the queue is no longer counted as failed, nor as stuck. It is
+    # kept from the worker (which renders at once when Celery runs eagerly) to stay queued.
+    sent = []
+    monkeypatch.setattr(services, "report_enqueue", lambda run_id: sent.append(run_id) or True)
     services.report_retry(user=owner, run=zh)
+    assert sent == [zh.pk]
     families = scrape(client)
     assert value(families, "shortlist_report_runs_stuck_failed") == 1
     assert value(families, "shortlist_report_runs", status="queued") == 3
