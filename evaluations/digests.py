@@ -40,6 +40,7 @@ from django.db import DatabaseError, connection, connections, transaction
 from django.db.models import F
 from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save
 from django.utils import timezone
+from django.utils.translation import get_language
 
 from .models import Evaluation, StatusDigest, StatusStamp
 
@@ -59,6 +60,9 @@ class RowStatus:
     answered: int
     total: int
     reminders: int
+    # The reminders' fields (evaluations.reminders.Reminder) in the active language, when the
+    # caller asked for them; None when only the counts were computed.
+    items: tuple | None = None
 
 
 # --- which rows move which stamp -------------------------------------------------------------
@@ -296,6 +300,7 @@ def _store(viewer, computed: dict[int, RowStatus], stamps: dict[int, int]) -> No
             answered=status.answered,
             total=status.total,
             reminders=status.reminders,
+            items={} if status.items is None else {get_language(): list(status.items)},
             computed_at=now,
         )
         for pk, status in sorted(computed.items())
@@ -309,7 +314,7 @@ def _store(viewer, computed: dict[int, RowStatus], stamps: dict[int, int]) -> No
                 rows,
                 update_conflicts=True,
                 unique_fields=["evaluation", "viewer"],
-                update_fields=["seq", "answered", "total", "reminders", "computed_at"],
+                update_fields=["seq", "answered", "total", "reminders", "items", "computed_at"],
             )
     except DatabaseError:  # e.g. the evaluation was deleted meanwhile: counted next time
         log.warning("Row status not stored for %s evaluations", len(rows), exc_info=True)
@@ -319,22 +324,29 @@ def statuses(
     evaluation_ids: list[int],
     viewer,
     compute: Callable[[list[int]], dict[int, RowStatus]],
+    *,
+    items: bool = False,
 ) -> dict[int, RowStatus]:
     """The viewer's row status of each evaluation: stored ones that are current, and
-    `compute(ids)` for the rest (stored for next time). A viewer who is not signed in (no pk)
-    gets computed ones only."""
+    `compute(ids)` for the rest (stored for next time). With `items`, a stored status counts
+    as current only with its reminders in the active language, and `compute` must give them.
+    A viewer who is not signed in (no pk) gets computed ones only."""
     if not evaluation_ids:
         return {}
     if getattr(viewer, "pk", None) is None:
         return compute(evaluation_ids)
     oldest = timezone.now() - timedelta(seconds=settings.ROW_STATUS_MAX_AGE)
+    fields = ["evaluation_id", "answered", "total", "reminders"]
     current = StatusDigest.objects.filter(
         evaluation_id__in=evaluation_ids,
         viewer=viewer,
         seq=F("evaluation__status_stamp__seq"),
         computed_at__gte=oldest,
-    ).values_list("evaluation_id", "answered", "total", "reminders")
-    found = {pk: RowStatus(a, t, r) for pk, a, t, r in current}
+    ).values_list(*fields, *(["items"] if items else []))
+    if items:
+        language = get_language()
+        current = [(*row[:4], tuple(row[4][language])) for row in current if language in row[4]]
+    found = {pk: RowStatus(*counts) for pk, *counts in current}
     missing = [pk for pk in evaluation_ids if pk not in found]
     if missing and wrote_here():
         found.update(compute(missing))

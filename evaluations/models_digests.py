@@ -42,6 +42,9 @@ class StatusDigest(models.Model):
     answered = models.PositiveIntegerField()
     total = models.PositiveIntegerField()
     reminders = models.PositiveIntegerField()
+    # The reminders themselves, in the language they were worded in when a page that lists
+    # them (the overview) computed the status: {"en": [reminder fields, ...]}; {} otherwise.
+    items = models.JSONField(default=dict, blank=True)
     computed_at = models.DateTimeField()
 
     class Meta:

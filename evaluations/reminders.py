@@ -2,7 +2,8 @@
 
 A reminder is a function that takes an `EvaluationData` and yields `Reminder`s. Register it with
 `@reminder`; other apps register theirs the same way from their AppConfig.ready(), and add any
-prefetch they need to `selectors.EXTRA_PREFETCHES`. Nothing is stored, so nothing goes stale.
+prefetch they need to `selectors.EXTRA_PREFETCHES`. Pages store only what they
+show (evaluations/digests.py), and only while the data they were computed from is unchanged.
 """
 
 from __future__ import annotations
@@ -29,6 +30,14 @@ class Reminder:
     fix_label: str
     # More places the reminder points to, as (url, label): e.g. both sides of a disagreement.
     links: tuple[tuple[str, str], ...] = ()
+
+    def as_fields(self) -> dict:
+        """Its fields as JSON can store them (evaluations.digests keeps a page's reminders)."""
+        return {**self.__dict__, "links": [list(link) for link in self.links]}
+
+    @classmethod
+    def from_fields(cls, fields: dict) -> Reminder:
+        return cls(**{**fields, "links": tuple(tuple(link) for link in fields["links"])})
 
 
 ReminderFn = Callable[[EvaluationData], Iterable[Reminder]]

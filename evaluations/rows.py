@@ -14,7 +14,7 @@ from modeltranslation.utils import build_localized_fieldname
 
 from .digests import RowStatus, statuses
 from .models import Candidate, CandidateStatus, Evaluation, Membership
-from .reminders import reminders_for
+from .reminders import Reminder, reminders_for
 from .rules import remember_member_role
 from .selectors import (
     EvaluationData,
@@ -58,10 +58,12 @@ def evaluation_list_queryset(user) -> QuerySet[Evaluation]:
     )
 
 
-def status_of(data: EvaluationData, reminders=None) -> RowStatus:
-    """Progress and the number of reminders (`reminders`, when the caller has them already)."""
+def status_of(data: EvaluationData, *, items: bool = False) -> RowStatus:
+    """Progress and the number of reminders; with `items`, the reminders themselves."""
     answered, total = data.progress_totals()
-    return RowStatus(answered, total, len(reminders_for(data) if reminders is None else reminders))
+    reminders = reminders_for(data)
+    fields = tuple(r.as_fields() for r in reminders) if items else None
+    return RowStatus(answered, total, len(reminders), fields)
 
 
 def evaluation_rows(user, page) -> list[ListRow]:
@@ -80,8 +82,20 @@ def evaluation_rows(user, page) -> list[ListRow]:
     return [ListRow(e, found[e.pk]) for e in evaluations]
 
 
-def strip_status(evaluation: Evaluation, viewer, count: Callable[[], RowStatus]) -> RowStatus:
-    """The status strip of one evaluation for `viewer`: stored, or `count()` (so the
-    evaluation's data is only loaded when the stored status is out of date)."""
+def strip_status(
+    evaluation: Evaluation, viewer, count: Callable[[], RowStatus], *, items: bool = False
+) -> RowStatus:
+    """The status strip of one evaluation for `viewer` (with `items`, and its reminders):
+    stored, or `count()` (so the evaluation's data is only loaded when the stored status is
+    out of date)."""
     pk = evaluation.pk
-    return statuses([pk], viewer, lambda ids: {pk: count()})[pk]
+    return statuses([pk], viewer, lambda ids: {pk: count()}, items=items)[pk]
+
+
+def listed_reminders(
+    evaluation: Evaluation, viewer, data: Callable[[], EvaluationData]
+) -> tuple[RowStatus, list[Reminder]]:
+    """The status strip with the reminders themselves, stored in the active language or
+    counted from `data()` (the overview and the reminders API)."""
+    status = strip_status(evaluation, viewer, lambda: status_of(data(), items=True), items=True)
+    return status, [Reminder.from_fields(fields) for fields in status.items]

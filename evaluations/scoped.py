@@ -11,8 +11,7 @@ from django.utils.functional import SimpleLazyObject
 from rest_framework import generics
 
 from .models import Candidate, Evaluation, MemberRole
-from .reminders import reminders_for
-from .rows import status_of, strip_status
+from .rows import listed_reminders, status_of, strip_status
 from .rules import member_role
 from .selectors import candidate_get, evaluation_data, evaluation_get_for_user
 from .tabs import TABS
@@ -42,13 +41,25 @@ class EvaluationMixin(LoginRequiredMixin):
         self._data = None
         return self.data
 
+    # A page that lists the risk reminders (the overview) reads them stored with the status
+    # strip while they are current, and then needs only `page_data()`, not all of `data`.
+    lists_reminders = False
+
+    def page_data(self):
+        """What the page's template reads as `data`: all of it, unless the page lists
+        reminders and they were stored (see EvaluationDetailView)."""
+        return self.data
+
     def base_context(self, **extra):
         user, e = self.request.user, self.evaluation
-        # Loaded only if the page (or an out-of-date stored strip) reads them, and once.
-        reminders = SimpleLazyObject(lambda: reminders_for(self.data))
-        status = strip_status(e, user, lambda: status_of(self.data, reminders))
+        # The evaluation's data is loaded only if the page (or an out-of-date stored strip)
+        # reads it, and once.
+        if self.lists_reminders:
+            status, reminders = listed_reminders(e, user, lambda: self.data)
+        else:
+            status, reminders = strip_status(e, user, lambda: status_of(self.data)), []
         ctx = {
-            "data": SimpleLazyObject(lambda: self.data),
+            "data": SimpleLazyObject(self.page_data),
             "reminders": reminders,
             "answered": status.answered,
             "total": status.total,

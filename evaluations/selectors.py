@@ -68,27 +68,28 @@ def answers_prefetch() -> Prefetch:
     return Prefetch("answers", queryset=QuestionAnswer.objects.select_related("question"))
 
 
-def _candidate_prefetch() -> Prefetch:
-    return Prefetch(
-        "candidates",
-        queryset=Candidate.objects.select_related(
-            "solution__solution_type", *CANDIDATE_SELECTS
-        ).prefetch_related(answers_prefetch(), "rules", *CANDIDATE_PREFETCHES),
-    )
-
-
-def evaluation_queryset_full(qs: QuerySet[Evaluation]) -> QuerySet[Evaluation]:
-    """Everything the overview, progress and reminders read, in a fixed number of queries."""
+def evaluation_queryset_full(
+    qs: QuerySet[Evaluation], *, light: bool = False
+) -> QuerySet[Evaluation]:
+    """Everything the overview, progress and reminders read, in a fixed number of queries.
+    `light` leaves out what only reminders read (the other apps' lookups)."""
+    candidates = Candidate.objects.select_related("solution__solution_type")
+    if light:
+        candidates = candidates.prefetch_related(answers_prefetch())
+    else:
+        candidates = candidates.select_related(*CANDIDATE_SELECTS).prefetch_related(
+            answers_prefetch(), "rules", *CANDIDATE_PREFETCHES
+        )
     return qs.prefetch_related(
         "scenarios",
-        _candidate_prefetch(),
+        Prefetch("candidates", queryset=candidates),
         Prefetch("context_answers", queryset=ContextAnswer.objects.select_related("question")),
         Prefetch(
             "decision__chosen",
             queryset=Candidate.objects.select_related("solution__solution_type"),
         ),
-        *EXTRA_PREFETCHES,
-    ).select_related("created_by", "decision", *EXTRA_SELECTS)
+        *([] if light else EXTRA_PREFETCHES),
+    ).select_related("created_by", "decision", *([] if light else EXTRA_SELECTS))
 
 
 @dataclass
@@ -200,8 +201,13 @@ def active_context_questions() -> list[ContextQuestion]:
     return list(ContextQuestion.objects.filter(is_active=True))
 
 
-def evaluation_data(evaluation: Evaluation, questions=None, *, viewer=None) -> EvaluationData:
-    full = evaluation_queryset_full(Evaluation.objects.filter(pk=evaluation.pk)).get()
+def evaluation_data(
+    evaluation: Evaluation, questions=None, *, viewer=None, light: bool = False
+) -> EvaluationData:
+    """The evaluation's data (`light`: enough for progress, types and the decision, not for
+    reminders)."""
+    qs = Evaluation.objects.filter(pk=evaluation.pk)
+    full = evaluation_queryset_full(qs, light=light).get()
     full.__dict__["_member_roles"] = evaluation.__dict__.get("_member_roles", {})
     questions = questions if questions is not None else active_five_questions()
     data = EvaluationData(full, questions, viewer=viewer)

@@ -24,7 +24,7 @@ from .forms import (
 )
 from .scoped import EvaluationMixin
 from .selectors import candidate_fits, candidate_get, shortlist_suggest
-from .stacks import stack_profile
+from .stacks import stack_profiles
 from .types import outside_main_type, suggestions_by_type, type_options
 
 # Facts other apps show under each candidate's name (the POC adds the capabilities it verified
@@ -58,6 +58,8 @@ class ShortlistPage(EvaluationMixin, PageAction):
         groups = suggestions_by_type(shortlist_suggest(evaluation), evaluation.main_type_id)
         rows = candidate_fits(self.data)
         candidate_facts(rows, evaluation, user)
+        stacks = [c for c in self.data.shortlisted if c.is_stack]
+        profiles = stack_profiles(stacks)
         return {
             "suggestion_groups": groups,
             # Once a type is decided, "accept all" takes only its suggestions: the others each
@@ -73,10 +75,7 @@ class ShortlistPage(EvaluationMixin, PageAction):
             "can_plan": user.has_perm("poc.change_plan", evaluation),
             "type_options": type_options(self.data),
             "stack_profiles": [
-                (c, profile, sum(row.missing for row in profile))
-                for c in self.data.shortlisted
-                if c.is_stack
-                for profile in [stack_profile(c)]
+                (c, profiles[c.pk], sum(row.missing for row in profiles[c.pk])) for c in stacks
             ],
             "outside_type": {c.pk for c in outside_main_type(self.data)},
             **extra,

@@ -98,24 +98,34 @@ def combine(
 def stack_profile(candidate) -> list[LayeredClaim]:
     """Every active catalog capability with the candidate's combined claim (for a single
     solution, its own claims with no layer)."""
-    layers = candidate.stack_layers
-    solutions = [layer.solution_id for layer in layers] or [candidate.solution_id]
-    claims: dict[int, list[CapabilityClaim]] = {pk: [] for pk in solutions}
+    return stack_profiles([candidate])[candidate.pk]
+
+
+def stack_profiles(candidates) -> dict[int, list[LayeredClaim]]:
+    """stack_profile of each candidate, read in three queries for all of them."""
+    wanted = {
+        c.pk: [layer.solution_id for layer in c.stack_layers] or [c.solution_id] for c in candidates
+    }
+    claims: dict[int, list[CapabilityClaim]] = {pk: [] for ids in wanted.values() for pk in ids}
     for claim in (
-        CapabilityClaim.objects.filter(solution_id__in=solutions)
+        CapabilityClaim.objects.filter(solution_id__in=list(claims))
         .select_related("capability", "solution")
         .prefetch_related("sources")
     ):
         claims[claim.solution_id].append(claim)
-    if layers:
-        combined = combine([(layer, claims[layer.solution_id]) for layer in layers])
-    else:
-        combined = combine([(None, claims[candidate.solution_id])])
-    capabilities = Capability.objects.select_related("group").order_by(
-        "group__order", "order", "pk"
+    capabilities = list(
+        Capability.objects.select_related("group").order_by("group__order", "order", "pk")
     )
-    out = []
-    for capability in capabilities:
-        layer, claim = combined.get(capability.pk, (None, None))
-        out.append(LayeredClaim(capability, claim, layer))
+    out = {}
+    for c in candidates:
+        layers = c.stack_layers
+        if layers:
+            combined = combine([(layer, claims[layer.solution_id]) for layer in layers])
+        else:
+            combined = combine([(None, claims[c.solution_id])])
+        rows = []
+        for capability in capabilities:
+            layer, claim = combined.get(capability.pk, (None, None))
+            rows.append(LayeredClaim(capability, claim, layer))
+        out[c.pk] = rows
     return out

@@ -42,6 +42,7 @@ from .selectors import (
     active_five_questions,
     answers_prefetch,
     candidate_get,
+    evaluation_data,
 )
 
 HOME_APPROVALS = 10  # the home page lists this many of my waiting approval requests
@@ -130,6 +131,13 @@ class EvaluationDetailView(EvaluationMixin, PageAction, View):
     form_class = TransitionForm
     errors_as_message = True
     success_message = gettext_lazy("Status changed.")
+    lists_reminders = True
+
+    def page_data(self):
+        # Reminders come stored with the strip, or were counted from all the data just now.
+        if getattr(self, "_data", None) is not None:
+            return self._data
+        return evaluation_data(self.evaluation, viewer=self.request.user, light=True)
 
     def context(self, form, error=None, domain_error=None, **extra):
         targets = sorted(TRANSITIONS[Status(self.evaluation.status)], key=list(Status).index)

@@ -46,7 +46,7 @@ from evaluations.models import (
 )
 from evaluations.reminders import reminders_for
 from evaluations.selectors import EvaluationData, evaluation_data
-from evaluations.stacks import stack_profile
+from evaluations.stacks import stack_profiles
 from poc.gate import decided_despite
 from poc.models import ConflictDeclaration, Direction, Evidence
 from poc.rubric import bands_text
@@ -293,8 +293,9 @@ def _catalog(data: EvaluationData, on: date | None) -> tuple[list[dict], dict, l
     shortlisted = data.shortlisted
     comparison = solution_comparison(solutions=[c.solution for c in shortlisted])
     # A stack's claims are its layers' combined (evaluations.stacks), each with its layer.
+    stacks = stack_profiles([c for c in shortlisted if c.is_stack])
     profiles = {
-        i: {row.capability.pk: row for row in stack_profile(c)}
+        i: {row.capability.pk: row for row in stacks[c.pk]}
         for i, c in enumerate(shortlisted)
         if c.is_stack
     }

@@ -11,6 +11,7 @@ import shutil
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.utils import translation
 from pytest_django.plugin import blocking_manager_key
 
 from common import roles
@@ -88,10 +89,16 @@ def stored_status_mismatches() -> list[str]:
     found = []
     current = StatusDigest.objects.filter(seq=F("evaluation__status_stamp__seq"))
     for digest in current.select_related("evaluation", "viewer"):
+        data = evaluation_data(digest.evaluation, viewer=digest.viewer)
         stored = RowStatus(digest.answered, digest.total, digest.reminders)
-        fresh = status_of(evaluation_data(digest.evaluation, viewer=digest.viewer))
+        fresh = status_of(data)
         if stored != fresh:
             found.append(f"{digest.evaluation} for {digest.viewer}: stored {stored}, now {fresh}")
+        for language, items in digest.items.items():  # the reminders an overview lists
+            with translation.override(language):
+                fresh = status_of(data, items=True).items
+            if tuple(items) != fresh:
+                found.append(f"{digest.evaluation} for {digest.viewer} ({language}): {items}")
     return found
 
 

@@ -36,8 +36,7 @@ from ..models import (
     Decision,
     Membership,
 )
-from ..reminders import reminders_for
-from ..rows import evaluation_list_queryset, evaluation_rows
+from ..rows import evaluation_list_queryset, evaluation_rows, listed_reminders
 from ..scoped import EvaluationScopedView
 from ..selectors import active_context_questions, evaluation_data
 from . import serializers as s
@@ -352,7 +351,10 @@ class ReminderListView(EvaluationScopedView):
         responses={200: s.ReminderSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request, evaluation_pk):
-        found = reminders_for(evaluation_data(self.get_evaluation(), viewer=request.user))
+        evaluation = self.get_evaluation()
+        _status, found = listed_reminders(
+            evaluation, request.user, lambda: evaluation_data(evaluation, viewer=request.user)
+        )
         return Response(self.out(s.ReminderSerializer, found, many=True))
 
 

@@ -2,6 +2,7 @@
 that every kind of write keeps current, per viewer, and that a racing writer cannot leave
 looking current. (tests/conftest.py also checks every stored status after every test.)"""
 
+import re
 import threading
 from datetime import timedelta
 
@@ -11,7 +12,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from catalog.models import CapabilityClaim
 from evaluations import digests
@@ -26,6 +27,7 @@ from evaluations.models import (
     StatusDigest,
     StatusStamp,
 )
+from evaluations.reminders import reminders_for
 from evaluations.rows import evaluation_list_queryset, evaluation_rows, status_of
 from evaluations.selectors import evaluation_data
 from poc import services as poc_services
@@ -292,6 +294,47 @@ def test_a_tab_reads_the_stored_status_and_the_overview_agrees(client, owner, pe
     assert n > 0 and f"{n} risk reminders" in page.content.decode()
     overview = client.get(reverse("evaluations:evaluation_detail", kwargs={"pk": evaluation.pk}))
     assert len(overview.context["reminders"]) == n
+
+
+def test_the_overview_lists_stored_reminders_in_the_reader_s_language(client, owner, people):
+    evaluation = make_everything(owner, people)
+    client.force_login(owner)
+    url = reverse("evaluations:evaluation_detail", kwargs={"pk": evaluation.pk})
+    client.get(reverse("evaluations:evaluation_list"))  # stores the counts only
+    assert StatusDigest.objects.get(evaluation=evaluation, viewer=owner).items == {}
+    with CaptureQueriesContext(connection) as cold:
+        first = client.get(url)
+    with CaptureQueriesContext(connection) as warm:
+        again = client.get(url)
+    assert len(warm) < len(cold) - 10  # no reminder reads the evaluation's data again
+    expected = [r.title for r in reminders_for(evaluation_data(evaluation, viewer=owner))]
+    assert expected and [r.title for r in again.context["reminders"]] == expected
+    token = re.compile(rb'(csrfmiddlewaretoken" value=|"X-CSRFToken": )"[^"]*"')
+    assert token.sub(b"", first.content) == token.sub(b"", again.content)  # stored or counted
+    stored = StatusDigest.objects.get(evaluation=evaluation, viewer=owner).items
+    assert list(stored) == ["en"] and [r["title"] for r in stored["en"]] == expected
+    api = reverse("evaluations-api:reminder_list", kwargs={"evaluation_pk": evaluation.pk})
+    with CaptureQueriesContext(connection) as read:
+        listed = client.get(api).json()
+    assert [r["title"] for r in listed] == expected and len(read) < len(cold) - 10
+
+    # Another language is worded afresh, not served the English words.
+    client.cookies["django_language"] = "zh-hans"
+    chinese = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    with translation.override("zh-hans"):
+        worded = [r.title for r in reminders_for(evaluation_data(evaluation, viewer=owner))]
+    assert [r.title for r in chinese.context["reminders"]] == worded != expected
+
+    # A change to the data moves the stamp: the reminders are counted again.
+    evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED).update(
+        status=CandidateStatus.ELIMINATED, elimination_reason="x"
+    )
+    digests.changed({evaluation.pk})
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    with translation.override("zh-hans"):
+        now = [r.key for r in reminders_for(evaluation_data(evaluation, viewer=owner))]
+    assert [r.key for r in page.context["reminders"]] == now
+    assert "few-candidates" in now
 
 
 def test_the_list_shows_the_stored_counts(client, owner, people):
