@@ -341,27 +341,33 @@ def shortlist_suggest(evaluation: Evaluation) -> list[Suggestion]:
     scenarios = list(evaluation.scenarios.all())
     main_type = evaluation.main_type_id
     found: dict[int, Suggestion] = {}
-    rules = ShortlistRule.objects.filter(is_active=True).prefetch_related(
+    # The solutions of the rules that apply only (each rule's are its own instances).
+    rules = [
+        rule
+        for rule in ShortlistRule.objects.filter(is_active=True)
+        if rule.facts and set(rule.facts) <= yes
+    ]
+    prefetch_related_objects(
+        rules,
         Prefetch(
             "solutions",
             queryset=Solution.objects.filter(is_active=True)
             .select_related("solution_type")
             .prefetch_related("scenarios"),
-        )
+        ),
     )
     for rule in rules:
-        if rule.facts and set(rule.facts) <= yes:
-            for solution in rule.solutions.all():
-                suggestion = found.get(solution.pk)
-                if suggestion is None:
-                    suggestion = found[solution.pk] = Suggestion(
-                        solution,
-                        [],
-                        existing.get(solution.pk),
-                        scenario_fit(solution, scenarios),
-                        main_type is not None and solution.solution_type_id != main_type,
-                    )
-                suggestion.rules.append(rule)
+        for solution in rule.solutions.all():
+            suggestion = found.get(solution.pk)
+            if suggestion is None:
+                suggestion = found[solution.pk] = Suggestion(
+                    solution,
+                    [],
+                    existing.get(solution.pk),
+                    scenario_fit(solution, scenarios),
+                    main_type is not None and solution.solution_type_id != main_type,
+                )
+            suggestion.rules.append(rule)
     return sorted(
         found.values(),
         key=lambda s: (

@@ -107,15 +107,21 @@ def stack_profiles(candidates) -> dict[int, list[LayeredClaim]]:
         c.pk: [layer.solution_id for layer in c.stack_layers] or [c.solution_id] for c in candidates
     }
     claims: dict[int, list[CapabilityClaim]] = {pk: [] for ids in wanted.values() for pk in ids}
-    for claim in (
-        CapabilityClaim.objects.filter(solution_id__in=list(claims))
-        .select_related("capability", "solution")
-        .prefetch_related("sources")
-    ):
-        claims[claim.solution_id].append(claim)
     capabilities = list(
         Capability.objects.select_related("group").order_by("group__order", "order", "pk")
     )
+    # The solutions and capabilities are loaded already: the claims' own rows are enough.
+    solutions = {c.solution_id: c.solution for c in candidates}
+    solutions |= {layer.solution_id: layer.solution for c in candidates for layer in c.stack_layers}
+    capability = {cap.pk: cap for cap in capabilities}
+    for claim in CapabilityClaim.objects.filter(solution_id__in=list(claims)).prefetch_related(
+        "sources"
+    ):
+        claim.solution, claim.capability = (
+            solutions[claim.solution_id],
+            capability[claim.capability_id],
+        )
+        claims[claim.solution_id].append(claim)
     out = {}
     for c in candidates:
         layers = c.stack_layers

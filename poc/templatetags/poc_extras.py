@@ -3,8 +3,8 @@ from functools import lru_cache
 
 from django import template
 from django.template.defaultfilters import floatformat
-from django.utils.html import format_html_join
-from django.utils.translation import get_language
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import get_language, gettext
 
 from poc.models import Outcome
 
@@ -69,3 +69,21 @@ def group_name(key, card) -> str:
 @register.filter
 def alpha(value) -> str:
     return "n/a" if value is None else f"{value:.2f}"
+
+
+@register.simple_tag
+def verification_badge(f) -> str:
+    """One POC finding (verification.CapabilityFinding): verified or contradicted, with the
+    cases behind it in its tooltip. A tag: the shortlist shows one per capability and
+    candidate."""
+    if f.verified:
+        css, text = "met", gettext("verified in this evaluation's POC")
+    else:
+        css, text = "violates", gettext("contradicted by the POC")
+    return format_html(
+        '<span class="verdict verdict-{}" data-finding="{}" title="{}">{}</span>',
+        css,
+        f.finding.status,
+        "; ".join(case.shown_title for case in f.cases),
+        text,
+    )

@@ -2,6 +2,7 @@
 the services, the API and the pages, blind scoring, the administrators' review list and the
 report in both languages."""
 
+import html
 from datetime import date
 from decimal import Decimal as D
 
@@ -318,7 +319,8 @@ def test_test_bed_page_renders_saves_and_is_members_only(client, evaluation, own
     page = client.get(url).content.decode()
     assert 'data-testid="test-beds"' in page and "Ascend 910B" in page
     assert f'data-testid="test-bed-form-{poc["volcano"].pk}"' in page
-    assert "verified in this evaluation's POC" in page and "contradicted by the POC" in page
+    shown = html.unescape(page)
+    assert "verified in this evaluation's POC" in shown and "contradicted by the POC" in shown
     sent = {
         "candidate": poc["volcano"].pk,
         "version": 0,

@@ -1,0 +1,44 @@
+"""`{% level_badge claim %}`: a catalog claim's support level as a small badge (symbol, label,
+version and note in its tooltip; "Unknown" without a claim). A tag rather than an included
+template because pages show it dozens of times (constraints, stack profiles, comparisons)."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html
+from django.utils.translation import gettext
+
+register = template.Library()
+
+SYMBOLS = {"native": "●", "add-on": "✚", "partial": "◐", "none": "○"}
+
+
+@register.simple_tag
+def level_badge(claim) -> str:
+    if not claim:
+        return format_html(
+            '<span class="lvl lvl-unknown" data-level="unknown"><span class="sym" '
+            'aria-hidden="true">?</span> {}</span>',
+            gettext("Unknown"),
+        )
+    level, label = claim.level, claim.get_level_display()
+    title = label
+    if claim.as_of_version:
+        title += f" · {claim.as_of_version}"
+    if claim.note:
+        title += f" — {claim.note}"
+    verified = ""
+    if claim.verified_in_poc:
+        verified = format_html(
+            ' <span class="verified" title="{}">✔</span>', gettext("Verified in a POC")
+        )
+    return format_html(
+        '<span class="lvl lvl-{}" title="{}" data-level="{}"><span class="sym" '
+        'aria-hidden="true">{}</span> {}{}</span>',
+        level,
+        title,
+        level,
+        SYMBOLS.get(level, "?"),
+        label,
+        verified,
+    )
