@@ -280,13 +280,14 @@ class _Mark(NamedTuple):
     submitted: bool
 
 
-def _cell(case, candidate, scores, agreed, user, see_all) -> tuple[Cell, list[Decimal], bool]:
-    """The cell as `user` may see it, the submitted scores it counts and whether it is hidden.
+def _cell(case, candidate, scores, agreed, me, see_all) -> tuple[Cell, list[Decimal], bool]:
+    """The cell as the user whose pk is `me` may see it, the submitted scores it counts and
+    whether it is hidden.
 
     What the viewer may see of a cell is decided here, once, for the shown cells and the counts
     alike: for a hidden cell nothing derived from the others' scores (value, disagreement,
     consensus) leaves."""
-    me, mine, submitted, others = user.pk, None, [], []
+    mine, submitted, others = None, [], []
     for s in scores:  # one pass: this runs for every cell of the plan
         if s.reviewer_id == me:
             mine = s
@@ -330,6 +331,7 @@ def scorecard(
     carry the user's conflict-of-interest marks (`conflicts.mark_candidates`; those waiting for
     a declaration are `Scorecard.waiting`), which keep a blocked candidate's cells out of the
     work left. `rows=False` builds no rows: what the results need."""
+    me = user.pk  # read once: `user` is often a request's lazy object, read per cell below
     if see_all is None:
         see_all = user.has_perm("poc.see_all_scores", evaluation)
     one_group = group is not None and rows
@@ -377,7 +379,7 @@ def scorecard(
         for candidate in candidates:
             agreed = consensus.get((case.pk, candidate.pk))
             cell, values, hidden = _cell(
-                case, candidate, by_cell.get((case.pk, candidate.pk), []), agreed, user, see_all
+                case, candidate, by_cell.get((case.pk, candidate.pk), []), agreed, me, see_all
             )
             key = (str(case.pk), str(candidate.pk))
             # Blind totals too: a cell whose scores I may not see yet counts as missing in the
@@ -434,7 +436,7 @@ def scorecard(
 def _build_rows(block, cases, candidates, consensus, evaluation, user, see_all) -> None:
     """The rows of one group, from its Score rows (with their reviewers) and, in one query,
     the evidence behind them."""
-    group_id = block.plan_group.group_id
+    group_id, me = block.plan_group.group_id, user.pk
     scores = list(
         Score.objects.filter(
             case__evaluation=evaluation, case__group_id=group_id, candidate__in=candidates
@@ -463,7 +465,7 @@ def _build_rows(block, cases, candidates, consensus, evaluation, user, see_all) 
                 candidate,
                 by_cell.get((case.pk, candidate.pk), []),
                 consensus.get((case.pk, candidate.pk)),
-                user,
+                me,
                 see_all,
             )
             cell.my_evidence = files.get(cell.mine.pk, []) if cell.mine else []
