@@ -5,6 +5,9 @@ from .base import STORAGES, env
 
 DEBUG = False
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="test-only-not-secret")
+# Threads of the live server and of race tests close their connections when they finish, so the
+# test database can be dropped at the end.
+DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 LANGUAGE_CODE = "en"
 # Files as base.py chose them: local disk, or S3 for the processes a test starts with S3_BUCKET.
