@@ -24,11 +24,23 @@ fact_key_validator = RegexValidator(
 
 
 class SupportLevel(models.TextChoices):
+    """How well a solution does one capability; LEVEL_RULES says when each level applies."""
+
     NATIVE = "native", _("Native")
     ADDON = "add-on", _("Via add-on")
     PARTIAL = "partial", _("Partial")
     NONE = "none", _("None")
     UNKNOWN = "unknown", _("Unknown")
+
+
+LEVEL_RULES = _(
+    "Native: the product's own release does it, as its documentation says. Via add-on: a "
+    "separately installed component does it; name the component in the note. Partial: "
+    "documented, with a limit; say which in the note. None: the product's documentation for "
+    "the stated version was read and does not offer it, or says it is out of scope. Unknown: "
+    "the documentation does not say, or was not checked; never a guess. Every level except "
+    "unknown needs a source and the version it describes."
+)
 
 
 class DeploymentMode(models.TextChoices):
@@ -227,6 +239,7 @@ class CapabilityClaim(models.Model):
         max_length=10,
         choices=SupportLevel.choices,
         default=SupportLevel.UNKNOWN,
+        help_text=LEVEL_RULES,
     )
     note = BoundedTextField(_("note"), blank=True)
     sources = models.ManyToManyField(Source, blank=True, related_name="claims")

@@ -102,6 +102,36 @@ def test_levels_follow_the_fact_sheet_on_spot_checks():
     assert level("kuberay", "hybrid-bursting") == SupportLevel.UNKNOWN
 
 
+def test_levels_follow_the_level_rules_where_they_were_corrected():
+    """LEVEL_RULES (catalog/models.py): what needs a separately installed component is an
+    add-on, and what the product's own documentation was read for and does not offer is none
+    (not unknown)."""
+
+    def claim(solution, capability):
+        return CapabilityClaim.objects.prefetch_related("sources").get(
+            solution__slug=solution, capability__slug=capability
+        )
+
+    # vGPU and dynamic MIG need volcano-vgpu-device-plugin; GPU metrics the DCGM exporter.
+    assert claim("volcano", "gpu-sharing").level == SupportLevel.ADDON
+    assert claim("volcano", "gpu-monitoring").level == SupportLevel.ADDON
+    assert claim("kubernetes-gpu", "gpu-sharing").level == SupportLevel.ADDON
+    for solution, capability in (
+        ("volcano", "cost-accounting"),
+        ("kuberay", "backfill"),
+        ("kuberay", "cost-accounting"),
+        ("slurm", "canary-release"),
+    ):
+        found = claim(solution, capability)
+        assert found.level == SupportLevel.NONE, found
+        assert found.sources.all() and found.as_of_version, found
+    # Read in the current KServe documentation, not in the 0.9 pages.
+    canary = claim("kubernetes-gpu", "canary-release")
+    assert canary.as_of_version == "KServe 0.16"
+    assert all("/0.9/" not in s.url for s in canary.sources.all())
+    assert "serverless" in canary.note_en
+
+
 def test_shortlist_rules_cover_spec_1_4():
     expected = {
         "hpc_batch_queues": "slurm",
