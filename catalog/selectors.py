@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 
 from django.db.models import Prefetch, QuerySet
 
+from .freshness import STALE, UNSOURCED, claim_staleness
 from .models import Capability, CapabilityClaim, CapabilityGroup, Solution, SupportLevel
 
 MIN_COMPARE = 2
@@ -89,3 +91,55 @@ def solution_comparison(*, solutions: list[Solution]) -> Comparison:
         if rows:
             groups.append(ComparisonGroup(group=group, rows=rows))
     return Comparison(solutions=solutions, groups=groups)
+
+
+@dataclass(frozen=True)
+class EntryCounts:
+    """How much of one catalog entry's claims can be leaned on (catalog_summary)."""
+
+    solution: Solution
+    claims: int
+    sourced: int  # a level other than unknown, with a source
+    none: int  # of the sourced: read in the documentation, not offered
+    unknown: int
+    stale: int  # catalog.freshness: checked more than STALE_AFTER_MONTHS before `on`
+    unsourced: int  # a level other than unknown with neither a source nor a version
+
+
+def catalog_counts(*, on: date) -> list[EntryCounts]:
+    """Per active catalog entry, in catalog order: its claims by how they are backed, as of
+    `on` (three queries)."""
+    claims = CapabilityClaim.objects.prefetch_related("sources").only(
+        "solution_id", "level", "as_of_version"
+    )
+    solutions = (
+        Solution.objects.filter(is_active=True)
+        .select_related("solution_type")
+        .prefetch_related(Prefetch("claims", queryset=claims))
+    )
+    out = []
+    for solution in solutions:
+        found = list(solution.claims.all())
+        known = [c for c in found if c.level != SupportLevel.UNKNOWN]
+        verdicts = [
+            claim_staleness(
+                level=c.level,
+                as_of_version=c.as_of_version,
+                source_as_of=[s.as_of for s in c.sources.all()],
+                has_sources=bool(c.sources.all()),
+                on=on,
+            )
+            for c in known
+        ]
+        out.append(
+            EntryCounts(
+                solution=solution,
+                claims=len(found),
+                sourced=sum(1 for c in known if c.sources.all()),
+                none=sum(1 for c in known if c.level == SupportLevel.NONE and c.sources.all()),
+                unknown=len(found) - len(known),
+                stale=sum(1 for v in verdicts if v is not None and v.reason == STALE),
+                unsourced=sum(1 for v in verdicts if v is not None and v.reason == UNSOURCED),
+            )
+        )
+    return out
