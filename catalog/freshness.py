@@ -45,7 +45,14 @@ def _end_of_month(year: int, month: int) -> date:
 
 def checked_on(texts: Iterable[str]) -> date | None:
     """The newest date written in `texts` (see the module docstring), or None."""
-    found: list[date] = []
+    found = checked_as_written(texts)
+    return found[0] if found else None
+
+
+def checked_as_written(texts: Iterable[str]) -> tuple[date, str] | None:
+    """The newest date written in `texts` and how it was written: as "YYYY-MM-DD", "YYYY-MM"
+    or "YYYY" (so a page can show "2026" rather than the 31 December it is read as)."""
+    found: list[tuple[date, str]] = []
     for text in texts:
         text = text or ""
         for year, month, day in _FULL.findall(text):
@@ -53,12 +60,15 @@ def checked_on(texts: Iterable[str]) -> date | None:
             if not 1 <= m <= 12:
                 continue
             try:
-                found.append(date(y, m, int(day)) if day else _end_of_month(y, m))
+                if day:
+                    found.append((date(y, m, int(day)), f"{year}-{month}-{day}"))
+                else:
+                    found.append((_end_of_month(y, m), f"{year}-{month}"))
             except ValueError:
                 continue
         for year in _YEAR.findall(_FULL.sub(" ", text)):
-            found.append(date(int(year), 12, 31))
-    return max(found, default=None)
+            found.append((date(int(year), 12, 31), year))
+    return max(found, default=None, key=lambda pair: pair[0])
 
 
 def months_before(day: date, months: int) -> date:

@@ -7,7 +7,7 @@ from datetime import date
 
 from django.db.models import Prefetch, QuerySet
 
-from .freshness import STALE, UNSOURCED, claim_staleness
+from .freshness import STALE, UNSOURCED, Staleness, checked_as_written, claim_staleness
 from .models import Capability, CapabilityClaim, CapabilityGroup, Solution, SupportLevel
 
 MIN_COMPARE = 2
@@ -94,6 +94,40 @@ def solution_comparison(*, solutions: list[Solution]) -> Comparison:
 
 
 @dataclass(frozen=True)
+class Freshness:
+    """When a claim was last checked (the newest date in its as-of texts) and why it should
+    not be leaned on without checking (catalog.freshness), as of a day."""
+
+    checked: date | None
+    checked_text: str  # the date as it was written ("2026-08-20", "2026-08", "2026"), or ""
+    staleness: Staleness | None
+
+    @property
+    def stale(self) -> bool:
+        return self.staleness is not None and self.staleness.reason == STALE
+
+    @property
+    def unsourced(self) -> bool:
+        return self.staleness is not None and self.staleness.reason == UNSOURCED
+
+
+def claim_freshness(claim: CapabilityClaim, *, on: date) -> Freshness:
+    """Reads the claim's prefetched sources."""
+    sources = list(claim.sources.all())
+    as_of = [source.as_of for source in sources]
+    staleness = claim_staleness(
+        level=claim.level,
+        as_of_version=claim.as_of_version,
+        source_as_of=as_of,
+        has_sources=bool(sources),
+        on=on,
+    )
+    written = checked_as_written([claim.as_of_version, *as_of])
+    checked, text = written if written else (None, "")
+    return Freshness(checked, text, staleness)
+
+
+@dataclass(frozen=True)
 class EntryCounts:
     """How much of one catalog entry's claims can be leaned on (catalog_summary)."""
 
@@ -121,25 +155,17 @@ def catalog_counts(*, on: date) -> list[EntryCounts]:
     for solution in solutions:
         found = list(solution.claims.all())
         known = [c for c in found if c.level != SupportLevel.UNKNOWN]
-        verdicts = [
-            claim_staleness(
-                level=c.level,
-                as_of_version=c.as_of_version,
-                source_as_of=[s.as_of for s in c.sources.all()],
-                has_sources=bool(c.sources.all()),
-                on=on,
-            )
-            for c in known
-        ]
+        sourced = [c for c in known if c.sources.all()]
+        freshness = [claim_freshness(c, on=on) for c in known]
         out.append(
             EntryCounts(
                 solution=solution,
                 claims=len(found),
-                sourced=sum(1 for c in known if c.sources.all()),
-                none=sum(1 for c in known if c.level == SupportLevel.NONE and c.sources.all()),
+                sourced=len(sourced),
+                none=sum(1 for c in sourced if c.level == SupportLevel.NONE),
                 unknown=len(found) - len(known),
-                stale=sum(1 for v in verdicts if v is not None and v.reason == STALE),
-                unsourced=sum(1 for v in verdicts if v is not None and v.reason == UNSOURCED),
+                stale=sum(1 for f in freshness if f.stale),
+                unsourced=sum(1 for f in freshness if f.unsourced),
             )
         )
     return out

@@ -1,5 +1,6 @@
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.shortcuts import render
+from django.utils import timezone
 from django.views import View
 from django.views.generic import DetailView
 from django_filters.views import FilterView
@@ -8,10 +9,12 @@ from common.views import HtmxTemplateMixin
 
 from .filters import SolutionFilterSet
 from .forms import CompareForm
+from .freshness import STALE_AFTER_MONTHS
 from .models import SolutionType, SupportLevel
 from .selectors import (
     MAX_COMPARE,
     chosen_solutions,
+    claim_freshness,
     solution_comparison,
     solution_detail_queryset,
     solution_queryset,
@@ -58,10 +61,15 @@ class SolutionDetailView(LoginRequiredMixin, DetailView):
             key=lambda c: (c.capability.group.order, c.capability.group_id, c.capability.order),
         )
         groups: dict = {}
+        today = timezone.localdate()
         for claim in claims:
+            claim.freshness = claim_freshness(claim, on=today)
             groups.setdefault(claim.capability.group, []).append(claim)
         ctx["claim_groups"] = groups
         ctx["levels"] = SupportLevel
+        ctx["stale_count"] = sum(1 for c in claims if c.freshness.stale)
+        ctx["unknown_count"] = sum(1 for c in claims if c.level == SupportLevel.UNKNOWN)
+        ctx["stale_after"] = STALE_AFTER_MONTHS
         return ctx
 
 

@@ -84,6 +84,34 @@ def test_detail_shows_claims_with_sources(client, tech_lead, django_assert_max_n
     assert client.get("/catalog/no-such-thing/").status_code == 404
 
 
+def test_detail_shows_when_each_claim_was_checked_and_which_are_stale(client, tech_lead):
+    from catalog.models import CapabilityClaim, Source, SupportLevel
+
+    claims = CapabilityClaim.objects.filter(solution__slug="volcano").order_by("pk")
+    old, bare = claims.filter(level=SupportLevel.NATIVE)[:2]
+    old.sources.set([Source.objects.create(key="old", title="Old", as_of="page dated 2023-02")])
+    old.as_of_version = ""
+    old.save()
+    bare.sources.clear()
+    bare.as_of_version = ""
+    bare.save()
+    unknown = claims.filter(level=SupportLevel.UNKNOWN).count()
+    client.force_login(tech_lead)
+    body = client.get(reverse("catalog:solution_detail", kwargs={"slug": "volcano"})).content
+    body = body.decode()
+    stale = body.count('data-testid="stale"')
+    assert stale >= 1 and body.count('data-testid="unsourced"') == 1
+    assert "checked 2026-08-20" in body  # a source's commit date, as written
+    summary = body[body.index('data-testid="freshness-summary"') :].split("</p>")[0]
+    assert f"{stale} claim" in summary and f"{unknown} claim" in summary
+    with translation.override("zh-hans"):
+        chinese = client.get(
+            reverse("catalog:solution_detail", kwargs={"slug": "volcano"}),
+            HTTP_ACCEPT_LANGUAGE="zh-hans",
+        ).content.decode()
+    assert "过期" in chinese
+
+
 def test_comparison_of_eight_runs_in_a_fixed_query_budget(
     client, tech_lead, django_assert_max_num_queries
 ):
