@@ -1,12 +1,13 @@
 from django.urls import path
 
-from . import members, shortlist, views, views_approvals
+from . import catalog_review, members, shortlist, views, views_approvals
 
 app_name = "evaluations"
 
 urlpatterns = [
     path("", views.EvaluationListView.as_view(), name="evaluation_list"),
     path("new/", views.EvaluationCreateView.as_view(), name="evaluation_create"),
+    path("catalog-review/", catalog_review.CatalogReviewView.as_view(), name="catalog_review"),
     path("<int:pk>/", views.EvaluationDetailView.as_view(), name="evaluation_detail"),
     path("<int:pk>/edit/", views.EvaluationEditView.as_view(), name="evaluation_edit"),
     path("<int:pk>/context/", views.ContextView.as_view(), name="evaluation_context"),

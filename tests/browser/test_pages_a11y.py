@@ -71,3 +71,33 @@ def test_every_page_fits_the_screen_and_passes_axe(
         problems += page_problems(page, f"a11y-{width}-{language}-{name}")
         problems += [f"{where}: console error {e}" for e in console_errors]
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+@pytest.mark.parametrize("device", list(WIDTHS))
+def test_the_administrators_review_pages_fit_and_pass_axe(
+    seeded, live_server, session, admin_user, owner, people, device, language
+):
+    from catalog.models import CapabilityClaim, Source
+
+    make_everything(owner, people, sealed=False)  # POC findings to review
+    claim = CapabilityClaim.objects.filter(solution__slug="volcano", level="native").first()
+    claim.sources.set([Source.objects.create(key="old", title="Old", as_of="page dated 2023-01")])
+    claim.as_of_version = ""
+    claim.save()  # a stale claim to check again
+    page = session(admin_user, width=WIDTHS[device], language=language)
+    problems = []
+    for name, path in (
+        ("catalog-review", "/evaluations/catalog-review/"),
+        ("poc-verifications", "/evaluations/poc-verifications/"),
+    ):
+        page.console_errors.clear()
+        response = page.goto(f"{live_server.url}{path}")
+        page.wait_for_load_state("load")
+        if response is None or response.status >= 400:
+            problems.append(f"{name}: HTTP {response and response.status}")
+            continue
+        assert page.locator("[data-testid=stale]").count() or name != "catalog-review"
+        problems += page_problems(page, f"a11y-{WIDTHS[device]}-{language}-{name}")
+        problems += [f"{name}: console error {e}" for e in page.console_errors]
+    assert not problems, "\n".join(problems)

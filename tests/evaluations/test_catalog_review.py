@@ -1,0 +1,92 @@
+"""The administrators' queue of catalog claims to check again (evaluations/catalog_review.py):
+stale and unsourced claims, the ones open evaluations use first, counted (never named) in one
+aggregate query however many evaluations there are."""
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from catalog.models import CapabilityClaim, Solution, Source, SupportLevel
+from evaluations import services
+from evaluations.catalog_review import claims_to_review, open_evaluations_by_solution
+from evaluations.models import Status
+from tests.factories import add_candidates, make_evaluation
+
+pytestmark = pytest.mark.django_db
+
+URL = reverse("evaluations:catalog_review")
+
+
+def age(solution_slug: str, level=SupportLevel.NATIVE) -> CapabilityClaim:
+    """One of the solution's claims, now backed only by a page read in 2023."""
+    claim = CapabilityClaim.objects.filter(solution__slug=solution_slug, level=level).first()
+    old = Source.objects.create(
+        key=f"old-{solution_slug}", title="An old page", as_of="page dated 2023-03-01"
+    )
+    claim.sources.set([old])
+    claim.as_of_version = ""
+    claim.save()
+    return claim
+
+
+def test_the_most_used_stale_claims_come_first_with_their_counts(owner):
+    slurm, volcano = age("slurm"), age("volcano")
+    for n in range(3):
+        add_candidates(make_evaluation(owner, title=f"Volcano {n}"), owner, "volcano")
+    add_candidates(make_evaluation(owner, title="Slurm"), owner, "slurm")
+    decided = make_evaluation(owner, title="Closed")
+    add_candidates(decided, owner, "slurm", "volcano")
+    type(decided).objects.filter(pk=decided.pk).update(status=Status.DECIDED)  # not open
+    # A stack with Slurm as a layer counts for Slurm too, once per evaluation.
+    stacked = make_evaluation(owner, title="Stack")
+    add_candidates(stacked, owner, "slurm")
+    services.candidate_compose_stack(
+        user=owner,
+        evaluation=stacked,
+        name="Slurm under Kueue",
+        reason="Both.",
+        layers={
+            "execution": Solution.objects.get(slug="slurm"),
+            "batch_queue": Solution.objects.get(slug="kubernetes-gpu"),
+        },
+        main="execution",
+    )
+
+    rows = claims_to_review(timezone.localdate())
+    mine = [r for r in rows if r.claim.pk in (slurm.pk, volcano.pk)]
+    assert [(r.claim.pk, r.open_evaluations) for r in mine] == [(volcano.pk, 3), (slurm.pk, 2)]
+    assert all(r.freshness.staleness for r in rows)
+    assert rows.index(mine[0]) < rows.index(mine[1])
+    assert not any(r.claim.level == SupportLevel.UNKNOWN for r in rows)
+
+
+def test_counting_costs_one_query_however_many_evaluations(owner, django_assert_num_queries):
+    for n in range(5):
+        add_candidates(make_evaluation(owner, title=f"E{n}"), owner, "volcano", "slurm")
+    ids = list(Solution.objects.values_list("pk", flat=True))
+    with django_assert_num_queries(1):
+        found = open_evaluations_by_solution(ids)
+    assert found[Solution.objects.get(slug="volcano").pk] == 5
+    assert found[Solution.objects.get(slug="runai").pk] == 0
+
+
+def test_only_admins_see_the_page_and_it_names_no_evaluation(
+    client, admin_user, owner, user_for_role, django_assert_max_num_queries
+):
+    age("volcano")
+    add_candidates(make_evaluation(owner, title="Secret plan 7"), owner, "volcano")
+    client.force_login(owner)
+    assert client.get(URL).status_code == 403
+    client.force_login(admin_user)
+    with django_assert_max_num_queries(12):
+        page = client.get(URL)
+    body = page.content.decode()
+    assert page.status_code == 200 and 'data-testid="catalog-review"' in body
+    assert "Secret plan 7" not in body and "Volcano" in body
+    assert reverse("admin:catalog_capabilityclaim_change", args=[page.context["page"][0].claim.pk])
+    assert (
+        reverse("evaluations:catalog_review")
+        in client.get(reverse("catalog:solution_list")).content.decode()
+    )
+    assert client.get(URL + "?page=x").status_code == 200
+    assert client.get(URL, HTTP_ACCEPT_LANGUAGE="zh-hans").status_code == 200
