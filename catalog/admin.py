@@ -71,6 +71,9 @@ class CapabilityClaimInline(TranslationTabularInline):
     autocomplete_fields = ("sources",)
     ordering = ("capability__group__order", "capability__order")
 
+    class Media:
+        css = {"all": ("css/admin_claims.css",)}
+
     def get_queryset(self, request):
         return (
             super()

@@ -242,7 +242,9 @@ class CapabilityClaim(models.Model):
         help_text=LEVEL_RULES,
     )
     note = BoundedTextField(_("note"), blank=True)
-    sources = models.ManyToManyField(Source, blank=True, related_name="claims")
+    sources = models.ManyToManyField(
+        Source, blank=True, related_name="claims", verbose_name=_("sources")
+    )
     as_of_version = models.CharField(_("as-of version"), max_length=100, blank=True)
     verified_in_poc = models.BooleanField(_("verified in a POC"), default=False)
 

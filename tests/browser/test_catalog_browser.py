@@ -106,3 +106,23 @@ def test_refused_comparison_keeps_the_pick_and_says_why(seeded, live_server, pag
     page.wait_for_selector("[data-testid=compare-matrix]")
     headers = page.get_by_test_id("compare-matrix").locator("thead th").all_inner_texts()
     assert sorted(h.split("\n")[0] for h in headers[1:]) == ["Slurm", "Volcano"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_admin_solution_page_fits_a_1440_screen(
+    seeded, live_server, session, admin_user, language
+):
+    """Every claim of the solution is edited in place, with both languages' notes on screen."""
+    from catalog.models import Solution
+
+    solution = Solution.objects.get(slug="volcano")
+    page = session(admin_user, width=1440, language=language)
+    page.goto(f"{live_server.url}/admin/catalog/solution/{solution.pk}/change/")
+    page.wait_for_load_state("load")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    page.locator("#id_claims-0-note_en").scroll_into_view_if_needed()
+    page.screenshot(path=f"test-artifacts/admin-solution-1440-{language}.png")
+    assert width <= 1440, f"{width}px wide"
+    for field in ("note_en", "note_zh_hans"):
+        box = page.locator(f"#id_claims-0-{field}").bounding_box()
+        assert box and box["x"] + box["width"] <= 1440, field
