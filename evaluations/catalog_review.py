@@ -63,7 +63,11 @@ def claims_to_review(on: date) -> list[ClaimToReview]:
         .select_related("solution", "capability__group")
         .prefetch_related("sources")
     )
-    flagged = [(c, f) for c in claims for f in [claim_freshness(c, on=on)] if f.staleness]
+    flagged = []
+    for claim in claims:
+        claim.freshness = claim_freshness(claim, on=on)  # as the catalog's partials read it
+        if claim.freshness.staleness:
+            flagged.append((claim, claim.freshness))
     used = open_evaluations_by_solution({c.solution_id for c, _f in flagged})
     rows = [ClaimToReview(c, f, used.get(c.solution_id, 0)) for c, f in flagged]
     rows.sort(

@@ -83,6 +83,7 @@ def test_only_admins_see_the_page_and_it_names_no_evaluation(
     body = page.content.decode()
     assert page.status_code == 200 and 'data-testid="catalog-review"' in body
     assert "Secret plan 7" not in body and "Volcano" in body
+    assert 'data-testid="stale"' in body and "checked 2023-03-01" in body
     assert reverse("admin:catalog_capabilityclaim_change", args=[page.context["page"][0].claim.pk])
     assert (
         reverse("evaluations:catalog_review")
