@@ -151,6 +151,22 @@ def add_candidates(evaluation, owner, *slugs):
     ]
 
 
+def compose_stack(evaluation, owner, name, main, **layers):
+    """A stack candidate: `layers` maps a layer (e.g. batch_queue) to a catalog slug; `main` is
+    the layer whose type carries the main responsibility."""
+    from catalog.models import Solution
+    from evaluations import services
+
+    return services.candidate_compose_stack(
+        user=owner,
+        evaluation=evaluation,
+        name=name,
+        reason="Composed for the test.",
+        layers={role: Solution.objects.get(slug=slug) for role, slug in layers.items()},
+        main=main,
+    )
+
+
 def answer_all(candidate, user, *, assessment="yes", party="internal", budget="people"):
     """Complete answers to every active question for one candidate (each on its scale)."""
     from evaluations.models import FiveQuestion

@@ -7,10 +7,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from catalog.models import CapabilityClaim, Solution, Source, SupportLevel
-from evaluations import services
 from evaluations.catalog_review import claims_to_review, open_evaluations_by_solution
 from evaluations.models import Status
-from tests.factories import add_candidates, make_evaluation
+from tests.factories import add_candidates, compose_stack, make_evaluation
 
 pytestmark = pytest.mark.django_db
 
@@ -40,16 +39,13 @@ def test_the_most_used_stale_claims_come_first_with_their_counts(owner):
     # A stack with Slurm as a layer counts for Slurm too, once per evaluation.
     stacked = make_evaluation(owner, title="Stack")
     add_candidates(stacked, owner, "slurm")
-    services.candidate_compose_stack(
-        user=owner,
-        evaluation=stacked,
-        name="Slurm under Kueue",
-        reason="Both.",
-        layers={
-            "execution": Solution.objects.get(slug="slurm"),
-            "batch_queue": Solution.objects.get(slug="kubernetes-gpu"),
-        },
-        main="execution",
+    compose_stack(
+        stacked,
+        owner,
+        "Slurm under Kueue",
+        "execution",
+        execution="slurm",
+        batch_queue="kubernetes-gpu",
     )
 
     rows = claims_to_review(timezone.localdate())

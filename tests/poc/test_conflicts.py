@@ -12,14 +12,13 @@ from rest_framework.test import APIClient
 from catalog.models import Solution
 from common import roles
 from common.exceptions import Conflict, Forbidden, StaleEdit
-from evaluations import services as ev
 from evaluations.models import MemberRole
 from poc import conflicts, services
 from poc.conflicts import CONFLICT, UNDECLARED, scoring_block
 from poc.models import ConflictDeclaration, Score
 from reports.snapshot import SCHEMA_VERSION, build_snapshot
 from tests.conftest import make_user
-from tests.factories import add_candidates, add_member, declare_none
+from tests.factories import add_candidates, add_member, compose_stack, declare_none
 
 pytestmark = pytest.mark.django_db
 
@@ -168,16 +167,13 @@ def test_declaration_rules(coi):
 
 
 def test_a_stack_is_declared_once_naming_every_vendor(coi, evaluation, owner):
-    stack = ev.candidate_compose_stack(
-        user=owner,
-        evaluation=evaluation,
-        name="Queue + platform",
-        reason="Open source underneath, a platform on top.",
-        layers={
-            "batch_queue": Solution.objects.get(slug="volcano"),
-            "governance": Solution.objects.get(slug="runai"),
-        },
-        main="governance",
+    stack = compose_stack(
+        evaluation,
+        owner,
+        "Queue + platform",
+        "governance",
+        batch_queue="volcano",
+        governance="runai",
     )
     stack.refresh_from_db()
     row = declare(coi["reviewer"], stack)

@@ -36,6 +36,7 @@ from tests.factories import (
     SolutionFactory,
     _approvals,
     answer_all,
+    compose_stack,
     finished_report,
     make_everything,
 )
@@ -68,16 +69,13 @@ def make_all_kinds(owner, people) -> Evaluation:
     import, two report runs with PDFs and the approvals of a sealed evaluation."""
     evaluation = make_everything(owner, people)
     reviewer = people[MemberRole.REVIEWER]
-    ev.candidate_compose_stack(
-        user=owner,
-        evaluation=evaluation,
-        name="Queue + platform",
-        reason="Open source underneath, a platform on top.",
-        layers={
-            "batch_queue": Solution.objects.get(slug="volcano"),
-            "governance": Solution.objects.get(slug="runai"),
-        },
-        main="governance",
+    compose_stack(
+        evaluation,
+        owner,
+        "Queue + platform",
+        "governance",
+        batch_queue="volcano",
+        governance="runai",
     )
     waive_one(evaluation, owner)
     slurm = evaluation.candidates.get(solution__slug="slurm", stack_name="")

@@ -9,13 +9,12 @@ from django.db import IntegrityError, transaction
 from rest_framework.test import APIClient
 
 from catalog.models import Solution, SolutionType
-from evaluations import services as evaluation_services
 from evaluations.reminders import reminders_for
 from evaluations.selectors import evaluation_data
 from responsibility import checks, services
 from responsibility.models import Area, AreaRow, Cell, Party
 from responsibility.selectors import evaluation_matrices
-from tests.factories import add_candidates
+from tests.factories import add_candidates, compose_stack
 
 pytestmark = pytest.mark.django_db
 
@@ -72,16 +71,8 @@ def test_open_source_internal_team_owns_and_runs_operations():
 def test_every_seeded_solution_and_a_stack_start_complete(evaluation, owner):
     slugs = list(Solution.objects.values_list("slug", flat=True))
     candidates = add_candidates(evaluation, owner, *slugs)
-    stack = evaluation_services.candidate_compose_stack(
-        user=owner,
-        evaluation=evaluation,
-        name="Volcano + Run:ai",
-        reason="Open-source batch underneath, governance on top.",
-        layers={
-            "execution": Solution.objects.get(slug="volcano"),
-            "governance": Solution.objects.get(slug="runai"),
-        },
-        main="governance",
+    stack = compose_stack(
+        evaluation, owner, "Volcano + Run:ai", "governance", execution="volcano", governance="runai"
     )
     for c in [*candidates, stack]:
         services.matrix_prefill(user=owner, candidate=c)
