@@ -11,7 +11,11 @@ The rule, in one place (`claim_staleness`):
   a year alone never makes a claim look older than it may be. If that date is more than
   `STALE_AFTER_MONTHS` months before the reference day (the report's date), the claim is
   **stale**. A claim with a version or source but no date at all is not judged stale: a version
-  number says what was read, even if not when.
+  number says what was read, even if not when;
+* a claim is also **stale** when its as-of version and the solution's latest known version are
+  both plain version numbers (26.05.3, v1.15.1) and the latest is a minor release or more ahead
+  (v1.16.0 against a claim about v1.15.1): the claim describes a release that is no longer the
+  current one. Versions written any other way ("Kueue v0.19.2", "docs v3.0") are not compared.
 
 Stdlib only, so it can be tested without a database.
 """
@@ -31,12 +35,14 @@ STALE = "stale"
 
 _FULL = re.compile(r"(?<!\d)((?:19|20)\d{2})-(\d{2})(?:-(\d{2}))?(?!\d)")
 _YEAR = re.compile(r"(?<![\d.\-v])((?:19|20)\d{2})(?![\d.\-])")
+_VERSION = re.compile(r"^\s*v?(\d+)\.(\d+)(?:\.\d+)?\s*$")
 
 
 @dataclass(frozen=True)
 class Staleness:
     reason: str  # UNSOURCED or STALE
     checked: date | None = None  # the newest date found, for STALE
+    behind: str = ""  # for STALE by version: the solution's latest version, which is ahead
 
 
 def _end_of_month(year: int, month: int) -> date:
@@ -77,6 +83,12 @@ def months_before(day: date, months: int) -> date:
     return date(year, month0 + 1, min(day.day, _end_of_month(year, month0 + 1).day))
 
 
+def minor_release(text: str) -> tuple[int, int] | None:
+    """(major, minor) of a plain version number such as "v1.15.1" or "26.05", else None."""
+    match = _VERSION.match(text or "")
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
 def claim_staleness(
     *,
     level: str,
@@ -85,18 +97,23 @@ def claim_staleness(
     has_sources: bool,
     on: date | None,
     months: int = STALE_AFTER_MONTHS,
+    latest_version: str = "",
 ) -> Staleness | None:
     """Why a claim should not be leaned on without checking, or None when it may be.
 
     `source_as_of` are the as-of texts of its sources; `on` is the reference day (None: no
-    date rule, e.g. when the report's date is not known)."""
+    date rule, e.g. when the report's date is not known); `latest_version` is the solution's
+    latest known version."""
     if level == "unknown":
         return None
     if not has_sources and not (as_of_version or "").strip():
         return Staleness(UNSOURCED)
+    checked = checked_on([as_of_version, *source_as_of])
+    described, latest = minor_release(as_of_version), minor_release(latest_version)
+    if described is not None and latest is not None and latest > described:
+        return Staleness(STALE, checked, behind=latest_version.strip())
     if on is None:
         return None
-    checked = checked_on([as_of_version, *source_as_of])
     if checked is not None and checked < months_before(on, months):
         return Staleness(STALE, checked)
     return None

@@ -112,7 +112,7 @@ class Freshness:
 
 
 def claim_freshness(claim: CapabilityClaim, *, on: date) -> Freshness:
-    """Reads the claim's prefetched sources."""
+    """Reads the claim's prefetched sources and its solution (loaded with it)."""
     sources = list(claim.sources.all())
     as_of = [source.as_of for source in sources]
     staleness = claim_staleness(
@@ -121,6 +121,7 @@ def claim_freshness(claim: CapabilityClaim, *, on: date) -> Freshness:
         source_as_of=as_of,
         has_sources=bool(sources),
         on=on,
+        latest_version=claim.solution.latest_version,
     )
     written = checked_as_written([claim.as_of_version, *as_of])
     checked, text = written if written else (None, "")

@@ -332,11 +332,18 @@ def _catalog(data: EvaluationData, on: date | None) -> tuple[list[dict], dict, l
             for i, claim in enumerate(row.claims):
                 layered = profiles.get(i, {}).get(row.capability.pk)
                 if layered is None:
-                    cells.append(claim_cell(claim))
+                    latest = shortlisted[i].solution.latest_version
+                    cells.append({**claim_cell(claim), "latest": latest})
                 else:
                     via = layered.layer.solution.name if layered.layer else ""
+                    latest = layered.layer.solution.latest_version if layered.layer else ""
                     cells.append(
-                        {**claim_cell(layered.claim), "layer": _layer(layered.layer), "via": via}
+                        {
+                            **claim_cell(layered.claim),
+                            "layer": _layer(layered.layer),
+                            "via": via,
+                            "latest": latest,
+                        }
                     )
             differs = len({cell["level"] for cell in cells}) > 1
             rows.append({"capability": row.capability.name, "cells": cells, "differs": differs})
@@ -442,18 +449,25 @@ def _caveats(claims_by_group: dict[str, list], sources: dict, on: date | None) -
                 source_as_of=[sources[k]["as_of"] for k in claim["sources"] if k in sources],
                 has_sources=bool(claim["sources"]),
                 on=on,
+                latest_version=claim.get("latest", ""),
             )
             if finding is not None:
                 checked = _iso_date(finding.checked)
+                label = ""
+                if finding.reason == "unsourced":
+                    label = _("no source or version")
+                elif finding.behind:
+                    label = _("describes %(version)s; %(latest)s is out") % {
+                        "version": claim["as_of"],
+                        "latest": finding.behind,
+                    }
                 stale.append(
                     {
                         "capability": claim["capability"],
                         "layer": claim.get("layer", ""),
-                        "reason": finding.reason,
+                        "reason": "behind" if finding.behind else finding.reason,
                         "checked": checked,
-                        "reason_label": _("no source or version")
-                        if finding.reason == "unsourced"
-                        else "",
+                        "reason_label": label,
                     }
                 )
     return {"unknown": unknown, "stale": stale}

@@ -91,3 +91,25 @@ def test_without_a_report_day_only_the_unsourced_rule_applies():
     assert claim_staleness(**old, on=None) is None
     bare = dict(level="native", as_of_version="", source_as_of=[], has_sources=False)
     assert claim_staleness(**bare, on=None).reason == UNSOURCED
+
+
+@pytest.mark.parametrize(
+    ("described", "latest", "behind"),
+    [
+        ("v1.15.1", "v1.16.0", "v1.16.0"),  # a minor release ahead: stale
+        ("v1.15.1", "v2.0.0", "v2.0.0"),  # a major one too
+        ("26.05.3", "26.11.0", "26.11.0"),  # Slurm's year.month numbering
+        ("v1.15.1", "v1.15.4", ""),  # a patch release only: fine
+        ("v1.15.1", "v1.15.1", ""),
+        ("v1.16.0", "v1.15.1", ""),  # the claim is newer than the latest recorded
+        ("Kueue v0.19.2", "v0.20.0", ""),  # not a plain version number: not compared
+        ("v1.15.1", "device plugin v0.20.0", ""),
+        ("v1.15.1", "", ""),
+    ],
+)
+def test_a_claim_about_an_older_minor_release_is_stale(described, latest, behind):
+    claim = dict(level="native", as_of_version=described, source_as_of=[], has_sources=True)
+    for day in (DAY, None):  # the version rule needs no report day
+        finding = claim_staleness(**claim, on=day, latest_version=latest)
+        assert (finding.behind if finding else "") == behind
+        assert finding is None or finding.reason == STALE

@@ -1,5 +1,7 @@
 """Catalog pages: who may see them, filters, comparison, bad input, languages, query budgets."""
 
+from datetime import date
+
 import pytest
 from django.urls import reverse
 from django.utils import translation
@@ -299,3 +301,18 @@ def test_refused_comparison_in_chinese(client, tech_lead):
         ).content.decode()
     assert "请选择 2 至 8 个方案进行比较（当前已选 1 个）。" in refused
     assert "已勾选，但被筛选条件隐藏：" in filtered
+
+
+def test_a_newer_release_makes_the_claims_about_the_older_one_stale(client, tech_lead):
+    from catalog.models import CapabilityClaim, Solution
+    from catalog.selectors import catalog_counts
+
+    on_old = CapabilityClaim.objects.filter(solution__slug="volcano", as_of_version="v1.15.1")
+    n = on_old.exclude(level="unknown").count()
+    Solution.objects.filter(slug="volcano").update(latest_version="v1.16.0")
+    client.force_login(tech_lead)
+    body = client.get(reverse("catalog:solution_detail", kwargs={"slug": "volcano"})).content
+    body = body.decode()
+    assert body.count("v1.16.0 is out") == n > 20
+    counts = {r.solution.slug: r for r in catalog_counts(on=date(2026, 12, 1))}
+    assert counts["volcano"].stale >= n

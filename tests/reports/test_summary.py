@@ -95,6 +95,8 @@ def proposal(evaluation, owner, reviewers):
         expected_version=0,
     )
     evaluation.planted = {"slurm": plant_caveats("slurm"), "runai": plant_caveats("runai")}
+    planted = evaluation.planted["slurm"]
+    evaluation.planted_slugs = [c.slug for c in [*planted["unknown"], planted["unsourced"]]]
     return evaluation
 
 
@@ -271,3 +273,24 @@ def test_the_owners_allowances_are_decisive(proposal, owner, reviewers):
     decisive = snap["appendix"]["history"]["decisive"]
     allowed = [d for d in decisive if d["kind"] == "conflictdeclaration"]
     assert len(allowed) == 1 and "Ended long ago 8812." in allowed[0]["details"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_claim_about_an_older_release_than_the_latest_is_a_caveat(proposal, language):
+    """catalog.freshness: Slurm's latest known release moved a minor release past what its
+    claims describe, so every dated-by-version claim of the chosen candidate is a caveat."""
+    from catalog.models import Solution
+
+    described = set(
+        CapabilityClaim.objects.filter(solution__slug="slurm", as_of_version="26.05.3")
+        .exclude(level="unknown")
+        .values_list("capability__slug", flat=True)
+    )
+    assert described
+    Solution.objects.filter(slug="slurm").update(latest_version="26.11.0")
+    snap = build_snapshot(proposal, language=language, generated_at=GENERATED)
+    (slurm,) = snap["summary"]["caveats"]["candidates"]
+    behind = [s for s in slurm["stale"] if s["reason"] == "behind"]
+    assert len(behind) == len(described - set(proposal.planted_slugs))
+    assert all("26.05.3" in s["reason_label"] and "26.11.0" in s["reason_label"] for s in behind)
+    assert behind[0]["reason_label"] in render(snap, language)
