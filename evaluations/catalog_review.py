@@ -29,9 +29,12 @@ PAGE_SIZE = 50
 
 @dataclass
 class ClaimToReview:
-    claim: CapabilityClaim
-    freshness: Freshness
+    claim: CapabilityClaim  # with `freshness` set, as the catalog's partials read it
     open_evaluations: int  # open evaluations with the claim's solution shortlisted, or a layer
+
+    @property
+    def freshness(self) -> Freshness:
+        return self.claim.freshness
 
 
 def open_evaluations_by_solution(solution_ids) -> dict[int, int]:
@@ -65,11 +68,11 @@ def claims_to_review(on: date) -> list[ClaimToReview]:
     )
     flagged = []
     for claim in claims:
-        claim.freshness = claim_freshness(claim, on=on)  # as the catalog's partials read it
+        claim.freshness = claim_freshness(claim, on=on)
         if claim.freshness.staleness:
-            flagged.append((claim, claim.freshness))
-    used = open_evaluations_by_solution({c.solution_id for c, _f in flagged})
-    rows = [ClaimToReview(c, f, used.get(c.solution_id, 0)) for c, f in flagged]
+            flagged.append(claim)
+    used = open_evaluations_by_solution({c.solution_id for c in flagged})
+    rows = [ClaimToReview(c, used.get(c.solution_id, 0)) for c in flagged]
     rows.sort(
         key=lambda r: (
             -r.open_evaluations,

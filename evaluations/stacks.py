@@ -103,30 +103,28 @@ def stack_profile(candidate) -> list[LayeredClaim]:
 
 def stack_profiles(candidates) -> dict[int, list[LayeredClaim]]:
     """stack_profile of each candidate, read in three queries for all of them."""
-    wanted = {
-        c.pk: [layer.solution_id for layer in c.stack_layers] or [c.solution_id] for c in candidates
-    }
-    claims: dict[int, list[CapabilityClaim]] = {pk: [] for ids in wanted.values() for pk in ids}
+    layers = {c.pk: c.stack_layers for c in candidates}
+    # The solutions are loaded already (with their candidate or layer): the claims' own rows
+    # are enough, and so are the capabilities read once.
+    solutions = {c.solution_id: c.solution for c in candidates if not layers[c.pk]}
+    solutions |= {layer.solution_id: layer.solution for ls in layers.values() for layer in ls}
+    claims: dict[int, list[CapabilityClaim]] = {pk: [] for pk in solutions}
     capabilities = list(
         Capability.objects.select_related("group").order_by("group__order", "order", "pk")
     )
-    # The solutions and capabilities are loaded already: the claims' own rows are enough.
-    solutions = {c.solution_id: c.solution for c in candidates}
-    solutions |= {layer.solution_id: layer.solution for c in candidates for layer in c.stack_layers}
-    capability = {cap.pk: cap for cap in capabilities}
+    capability_by_pk = {cap.pk: cap for cap in capabilities}
     for claim in CapabilityClaim.objects.filter(solution_id__in=list(claims)).prefetch_related(
         "sources"
     ):
         claim.solution, claim.capability = (
             solutions[claim.solution_id],
-            capability[claim.capability_id],
+            capability_by_pk[claim.capability_id],
         )
         claims[claim.solution_id].append(claim)
     out = {}
     for c in candidates:
-        layers = c.stack_layers
-        if layers:
-            combined = combine([(layer, claims[layer.solution_id]) for layer in layers])
+        if layers[c.pk]:
+            combined = combine([(layer, claims[layer.solution_id]) for layer in layers[c.pk]])
         else:
             combined = combine([(None, claims[c.solution_id])])
         rows = []
