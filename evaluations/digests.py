@@ -273,6 +273,11 @@ def _stamps(ids: list[int]) -> dict[int, int]:
     return found
 
 
+def stamp_of(evaluation_id: int) -> int:
+    """The evaluation's current stamp (made if it has none yet); read it before the data."""
+    return _stamps([evaluation_id]).get(evaluation_id, 0)
+
+
 def _claim(ids: list[int], viewer) -> list[int]:
     """The evaluations whose stored status for `viewer` this transaction may write now: on
     PostgreSQL, those whose advisory lock it gets without waiting (held to the end of the

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from rest_framework import generics
 
+from . import pagecache
 from .models import Candidate, Evaluation, MemberRole
 from .rows import listed_reminders, status_of, strip_status
 from .rules import member_role
@@ -23,11 +24,19 @@ class EvaluationMixin(LoginRequiredMixin):
     """Loads the evaluation for a member (404 otherwise) and the flags templates need."""
 
     tab = ""
+    # Keep the rendered GET answer while the evaluation's stamp is unchanged (pagecache).
+    page_cache = False
 
     def dispatch(self, request, *args, **kwargs):
         if not request.user.is_authenticated:
             return self.handle_no_permission()
         self.evaluation = evaluation_get_for_user(request.user, kwargs["pk"])
+        if self.page_cache:
+            return pagecache.serve(
+                request,
+                self.evaluation.pk,
+                lambda: super(EvaluationMixin, self).dispatch(request, *args, **kwargs),
+            )
         return super().dispatch(request, *args, **kwargs)
 
     @property

@@ -46,6 +46,7 @@ class ShortlistPage(EvaluationMixin, PageAction):
     """The shortlist page around each of its forms."""
 
     tab = "shortlist"
+    page_cache = True
     template_name = "evaluations/shortlist.html"
     success_message = gettext_lazy("Saved.")
     errors_as_message = True

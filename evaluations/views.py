@@ -298,6 +298,7 @@ class ContextAnswerView(InlineRowAction):
 
 class QuestionsView(EvaluationMixin, View):
     tab = "questions"
+    page_cache = True
 
     def get(self, request, pk):
         # Only the shortlisted candidates and their answers: not what reminders read.
@@ -478,6 +479,7 @@ class DecisionView(EvaluationMixin, PageAction, View):
 
 class HistoryView(EvaluationMixin, View):
     tab = "history"
+    page_cache = True
 
     def get(self, request, pk):
         page = Paginator(history_timeline(self.evaluation), 50).get_page(request.GET.get("page"))

@@ -54,6 +54,7 @@ class PlanPage(EvaluationMixin, PageAction):
     """The plan page around each of its forms."""
 
     tab = "poc"
+    page_cache = True
     template_name = "poc/plan.html"
     success_message = gettext_lazy("Plan updated.")
     errors_as_message = True
@@ -211,6 +212,7 @@ class ScorecardView(EvaluationMixin, PageAction, View):
     its form submits all my draft scores (optionally for one candidate)."""
 
     tab = "poc"
+    page_cache = True
     template_name = "poc/scorecard.html"
     group_template_name = "poc/partials/scorecard_group.html"
     form_class = SubmitScoresForm
@@ -402,6 +404,7 @@ class EvidenceDownloadView(EvaluationMixin, View):
 
 class ResultsView(EvaluationMixin, View):
     tab = "poc"
+    page_cache = True
 
     def get(self, request, pk):
         res = results(self.evaluation, request.user, rows=False)

@@ -120,6 +120,15 @@ def _stored_status_stays_current(request):
 
 
 @pytest.fixture(autouse=True)
+def _no_kept_pages():
+    """Kept pages (evaluations.pagecache) are filed under an evaluation's id and stamp, which a
+    rolled-back test may hand to the next one: every test starts with none."""
+    from django.core.cache import caches
+
+    caches["pages"].clear()
+
+
+@pytest.fixture(autouse=True)
 def _default_language():
     """A request's LocaleMiddleware leaves its language active in the thread: every test starts
     and ends in the default language, whatever the one before it asked for."""

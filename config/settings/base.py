@@ -119,6 +119,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # A list row's stored status (evaluations/digests.py) is computed again after this many seconds
 # even when nothing moved its stamp: a backstop for writes made outside the application.
 ROW_STATUS_MAX_AGE = env.int("ROW_STATUS_MAX_AGE", default=3600)
+# Seconds a rendered heavy tab is kept while its evaluation's stamp is unchanged (0: never).
+PAGE_CACHE_SECONDS = min(env.int("PAGE_CACHE_SECONDS", default=600), ROW_STATUS_MAX_AGE)
+PAGE_CACHE_ENTRIES = env.int("PAGE_CACHE_ENTRIES", default=200)
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "pages": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "pages",
+        "OPTIONS": {"MAX_ENTRIES": PAGE_CACHE_ENTRIES},
+    },
+}
 
 AUTHENTICATION_BACKENDS = [
     # First: refuses a sign-in (form, admin or HTTP Basic) for a locked-out user and address.

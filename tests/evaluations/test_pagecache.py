@@ -1,0 +1,123 @@
+"""Kept tabs (evaluations/pagecache.py): a heavy tab is rendered once per stamp, viewer, language
+and request, and any change to what it shows, membership, or the viewer renders it again."""
+
+import pytest
+from django.contrib import messages
+from django.contrib.messages.storage.base import Message
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.http import HttpRequest
+from django.test import override_settings
+from django.urls import reverse
+
+from catalog.models import Solution
+from evaluations.models import MemberRole, Membership
+from tests.factories import make_everything
+
+pytestmark = pytest.mark.django_db
+
+KEPT = [
+    ("evaluations:evaluation_shortlist", {}),
+    ("evaluations:evaluation_questions", {}),
+    ("evaluations:evaluation_history", {}),
+    ("poc:plan", {}),
+    ("poc:scorecard", {}),
+    ("poc:results", {}),
+]
+
+
+@pytest.fixture
+def everything(owner, people):
+    return make_everything(owner, people)
+
+
+def get(client, name, evaluation, **headers):
+    response = client.get(reverse(name, kwargs={"pk": evaluation.pk}), headers=headers)
+    assert response.status_code == 200, (name, response.status_code)
+    return response
+
+
+def warm(client, name, evaluation):
+    """The first request gets the CSRF cookie the key needs, the second is kept."""
+    get(client, name, evaluation)
+    get(client, name, evaluation)
+
+
+def kept(response) -> bool:
+    return response.get("X-Page-Cache") == "hit"
+
+
+@pytest.mark.parametrize("name,_", KEPT)
+def test_each_heavy_tab_is_kept_until_its_evaluation_changes(client, owner, everything, name, _):
+    client.force_login(owner)
+    first = get(client, name, everything)  # sets the CSRF cookie the key needs
+    second = get(client, name, everything)
+    third = get(client, name, everything)
+    assert not kept(first) and kept(third)
+    assert third.content == second.content
+    everything.title = "Renamed: a marker 7d1f"
+    everything.save()  # moves the evaluation's stamp
+    renamed = get(client, name, everything)
+    assert not kept(renamed)
+    assert "Renamed: a marker 7d1f" in renamed.content.decode()
+    assert kept(get(client, name, everything))
+
+
+def test_a_kept_page_is_never_shared_between_viewers(client, owner, people, everything):
+    viewer = people[MemberRole.VIEWER]
+    client.force_login(owner)
+    get(client, "poc:scorecard", everything)
+    first_for_owner = get(client, "poc:scorecard", everything)
+    client.force_login(viewer)
+    for_viewer = get(client, "poc:scorecard", everything)
+    # A new session has a new CSRF secret: nothing from another session or viewer is served.
+    assert for_viewer.content != first_for_owner.content
+
+
+def test_membership_is_checked_before_a_kept_page_is_served(client, people, everything):
+    editor = people[MemberRole.EDITOR]
+    client.force_login(editor)
+    warm(client, "evaluations:evaluation_shortlist", everything)
+    assert kept(get(client, "evaluations:evaluation_shortlist", everything))
+    Membership.objects.filter(evaluation=everything, user=editor).delete()
+    path = reverse("evaluations:evaluation_shortlist", kwargs={"pk": everything.pk})
+    assert client.get(path).status_code == 404
+
+
+def test_each_language_has_its_own_kept_page(client, owner, everything):
+    client.force_login(owner)
+    warm(client, "poc:results", everything)
+    english = get(client, "poc:results", everything)
+    chinese = get(client, "poc:results", everything, **{"Accept-Language": "zh-hans"})
+    assert kept(english) and not kept(chinese)
+    assert 'lang="zh-hans"' in chinese.content.decode()
+
+
+def test_a_catalog_edit_renders_every_kept_page_again(client, owner, everything):
+    client.force_login(owner)
+    warm(client, "evaluations:evaluation_shortlist", everything)
+    assert kept(get(client, "evaluations:evaluation_shortlist", everything))
+    solution = Solution.objects.get(slug="slurm")
+    solution.name_en = "Slurm marker 42c"
+    solution.save()
+    fresh = get(client, "evaluations:evaluation_shortlist", everything)
+    assert not kept(fresh) and "Slurm marker 42c" in fresh.content.decode()
+
+
+def test_a_waiting_message_is_shown_not_a_kept_page(client, owner, everything):
+    client.force_login(owner)
+    warm(client, "poc:plan", everything)
+    assert kept(get(client, "poc:plan", everything))
+    storage = CookieStorage(HttpRequest())
+    client.cookies[storage.cookie_name] = storage._encode(
+        [Message(messages.INFO, "A message waiting: 91e")]
+    )
+    shown = get(client, "poc:plan", everything)
+    assert not kept(shown)
+    assert "A message waiting: 91e" in shown.content.decode()
+
+
+@override_settings(PAGE_CACHE_SECONDS=0)
+def test_no_page_is_kept_when_switched_off(client, owner, everything):
+    client.force_login(owner)
+    for _ in range(3):
+        assert not kept(get(client, "poc:scorecard", everything))
