@@ -4,8 +4,10 @@ from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TranslationAdmin, TranslationTabularInline
 from simple_history.admin import SimpleHistoryAdmin
 
-from .forms import CapabilityClaimAdminForm
+from .forms import AcceleratorSupportAdminForm, CapabilityClaimAdminForm
 from .models import (
+    AcceleratorFamily,
+    AcceleratorSupport,
     Capability,
     CapabilityClaim,
     CapabilityGroup,
@@ -52,7 +54,7 @@ class CapabilityAdmin(TranslationAdmin):
 
 @admin.register(Source)
 class SourceAdmin(admin.ModelAdmin):
-    list_display = ("key", "title", "as_of", "claim_count")
+    list_display = ("key", "title", "as_of", "checked_on", "claim_count")
     search_fields = ("key", "title", "url")
 
     def get_queryset(self, request):
@@ -67,7 +69,15 @@ class CapabilityClaimInline(TranslationTabularInline):
     model = CapabilityClaim
     form = CapabilityClaimAdminForm
     extra = 0
-    fields = ("capability", "level", "as_of_version", "sources", "verified_in_poc", "note")
+    fields = (
+        "capability",
+        "level",
+        "as_of_version",
+        "checked_on",
+        "sources",
+        "verified_in_poc",
+        "note",
+    )
     autocomplete_fields = ("sources",)
     ordering = ("capability__group__order", "capability__order")
 
@@ -97,7 +107,14 @@ class SolutionAdmin(SimpleHistoryAdmin, TranslationAdmin):
 @admin.register(CapabilityClaim)
 class CapabilityClaimAdmin(SimpleHistoryAdmin, TranslationAdmin):
     form = CapabilityClaimAdminForm
-    list_display = ("solution", "capability", "level", "as_of_version", "verified_in_poc")
+    list_display = (
+        "solution",
+        "capability",
+        "level",
+        "as_of_version",
+        "checked_on",
+        "verified_in_poc",
+    )
     list_filter = ("level", "verified_in_poc", "solution", "capability__group")
     search_fields = ("solution__name_en", "capability__name_en", "note_en", "note_zh_hans")
     list_select_related = ("solution", "capability")
@@ -110,3 +127,20 @@ class ShortlistRuleAdmin(SimpleHistoryAdmin, TranslationAdmin):
     list_filter = ("is_active",)
     search_fields = ("key", "reason_en", "reason_zh_hans")
     filter_horizontal = ("solutions",)
+
+
+@admin.register(AcceleratorFamily)
+class AcceleratorFamilyAdmin(TranslationAdmin):
+    list_display = ("name", "slug", "vendor", "is_domestic", "order")
+    list_filter = ("is_domestic",)
+    search_fields = ("name_en", "name_zh_hans", "slug")
+
+
+@admin.register(AcceleratorSupport)
+class AcceleratorSupportAdmin(SimpleHistoryAdmin, TranslationAdmin):
+    form = AcceleratorSupportAdminForm
+    list_display = ("solution", "family", "level", "as_of_version", "checked_on")
+    list_filter = ("level", "family", "solution")
+    search_fields = ("solution__name_en", "family__name_en", "note_en", "note_zh_hans")
+    list_select_related = ("solution", "family")
+    autocomplete_fields = ("sources",)

@@ -1,7 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import CapabilityClaim, Solution
+from .models import AcceleratorSupport, CapabilityClaim, Solution
 from .selectors import MAX_COMPARE, MIN_COMPARE
 from .services import claim_validate_sources
 
@@ -45,6 +45,7 @@ class CapabilityClaimAdminForm(forms.ModelForm):
             "capability",
             "level",
             "as_of_version",
+            "checked_on",
             "sources",
             "verified_in_poc",
             "note",
@@ -55,3 +56,11 @@ class CapabilityClaimAdminForm(forms.ModelForm):
         if "level" in cleaned:
             claim_validate_sources(level=cleaned["level"], sources=cleaned.get("sources") or [])
         return cleaned
+
+
+class AcceleratorSupportAdminForm(CapabilityClaimAdminForm):
+    """The same rule as a claim's: a level other than unknown needs a source."""
+
+    class Meta:
+        model = AcceleratorSupport
+        fields = ("solution", "family", "level", "as_of_version", "checked_on", "sources", "note")

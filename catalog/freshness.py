@@ -77,6 +77,11 @@ def checked_as_written(texts: Iterable[str]) -> tuple[date, str] | None:
     return max(found, default=None, key=lambda pair: pair[0])
 
 
+def day_texts(days: Iterable[date | str | None]) -> list[str]:
+    """Checked-on days as texts the date reader reads ("YYYY-MM-DD")."""
+    return [d if isinstance(d, str) else d.isoformat() for d in days if d]
+
+
 def months_before(day: date, months: int) -> date:
     """The same day `months` months earlier, clamped to that month's last day."""
     year, month0 = divmod(day.year * 12 + day.month - 1 - months, 12)
@@ -98,17 +103,19 @@ def claim_staleness(
     on: date | None,
     months: int = STALE_AFTER_MONTHS,
     latest_version: str = "",
+    checked: Iterable[date | None] = (),
 ) -> Staleness | None:
     """Why a claim should not be leaned on without checking, or None when it may be.
 
     `source_as_of` are the as-of texts of its sources; `on` is the reference day (None: no
     date rule, e.g. when the report's date is not known); `latest_version` is the solution's
-    latest known version."""
+    latest known version; `checked` are the days the claim and its sources were last read
+    (their checked-on fields), which count like dates written in the texts."""
     if level == "unknown":
         return None
     if not has_sources and not (as_of_version or "").strip():
         return Staleness(UNSOURCED)
-    checked = checked_on([as_of_version, *source_as_of])
+    checked = checked_on([as_of_version, *source_as_of, *day_texts(checked)])
     described, latest = minor_release(as_of_version), minor_release(latest_version)
     if described is not None and latest is not None and latest > described:
         return Staleness(STALE, checked, behind=latest_version.strip())

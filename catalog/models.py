@@ -4,6 +4,8 @@ Bilingual texts are registered with django-modeltranslation (catalog/translation
 `<field>_en` and `<field>_zh_hans` columns and returns the active language on `<field>`.
 """
 
+import re
+
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
@@ -144,6 +146,9 @@ class Source(models.Model):
     as_of = models.CharField(
         _("as of"), max_length=120, blank=True, help_text=_("Version, commit or date read.")
     )
+    checked_on = models.DateField(
+        _("checked on"), null=True, blank=True, help_text=_("The day someone last read it.")
+    )
 
     class Meta:
         ordering = ["key"]
@@ -188,6 +193,15 @@ class Solution(models.Model):
     scenarios = models.ManyToManyField(
         Scenario, related_name="solutions", blank=True, verbose_name=_("fitting scenarios")
     )
+    aliases = models.CharField(
+        _("aliases"),
+        max_length=300,
+        blank=True,
+        help_text=_(
+            "Other names that identify it in an answer's detail, comma-separated "
+            "(e.g. Aliyun, 阿里云); shortlist rules that read the detail use them."
+        ),
+    )
     is_active = models.BooleanField(_("active"), default=True)
 
     class Meta:
@@ -218,6 +232,23 @@ class Solution(models.Model):
         labels = dict(DeploymentMode.choices)
         return [str(labels.get(m, m)) for m in self.deployment_modes]
 
+    def alias_list(self) -> list[str]:
+        return [a.strip() for a in (self.aliases or "").split(",") if a.strip()]
+
+    def named_in(self, text: str) -> bool:
+        """Whether `text` names this solution by its name or an alias (whole words for Latin
+        names, anywhere for Chinese ones)."""
+        for name in [self.name_en or "", *self.alias_list()]:
+            name = name.strip()
+            if not name:
+                continue
+            if name.isascii():
+                if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE):
+                    return True
+            elif name in text:
+                return True
+        return False
+
     def focus_point_list(self) -> list[str]:
         return [line.strip() for line in (self.focus_points or "").splitlines() if line.strip()]
 
@@ -246,6 +277,12 @@ class CapabilityClaim(models.Model):
         Source, blank=True, related_name="claims", verbose_name=_("sources")
     )
     as_of_version = models.CharField(_("as-of version"), max_length=100, blank=True)
+    checked_on = models.DateField(
+        _("checked on"),
+        null=True,
+        blank=True,
+        help_text=_("The day the claim was last checked against its sources."),
+    )
     verified_in_poc = models.BooleanField(_("verified in a POC"), default=False)
 
     class Meta:
@@ -281,6 +318,14 @@ class ShortlistRule(OrderedModel):
         Solution, related_name="shortlist_rules", verbose_name=_("suggested solutions")
     )
     reason = BoundedTextField(_("reason"))
+    by_detail = models.BooleanField(
+        _("picks by detail"),
+        default=False,
+        help_text=_(
+            "Suggest only the solutions that the facts' answer details name (by name or "
+            "alias); when they name none, the rule's solutions without aliases."
+        ),
+    )
     is_active = models.BooleanField(_("active"), default=True)
 
     class Meta(OrderedModel.Meta):
@@ -301,3 +346,71 @@ class ShortlistRule(OrderedModel):
                 fact_key_validator(fact)
             except ValidationError as exc:
                 raise ValidationError({"facts": f"{fact}: {exc.messages[0]}"}) from exc
+
+
+class AcceleratorFamily(OrderedModel):
+    """A family of accelerators an organisation may need scheduled (NVIDIA GPU, Ascend NPU…)."""
+
+    slug = models.SlugField(_("slug"), max_length=60, unique=True, validators=[slug_validator])
+    name = models.CharField(_("name"), max_length=120)
+    vendor = models.CharField(_("vendor"), max_length=200, blank=True)
+    is_domestic = models.BooleanField(
+        _("domestic (China)"),
+        default=False,
+        help_text=_("Made in China: what a localisation requirement usually asks for."),
+    )
+
+    class Meta(OrderedModel.Meta):
+        verbose_name = _("accelerator family")
+        verbose_name_plural = _("accelerator families")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class AcceleratorSupport(models.Model):
+    """Whether a solution schedules one accelerator family, with its evidence. A pair with no
+    row was not documented (unknown)."""
+
+    solution = models.ForeignKey(
+        Solution,
+        on_delete=models.CASCADE,
+        related_name="accelerator_support",
+        verbose_name=_("solution"),
+    )
+    family = models.ForeignKey(
+        AcceleratorFamily,
+        on_delete=models.CASCADE,
+        related_name="support",
+        verbose_name=_("accelerator family"),
+    )
+    level = models.CharField(
+        _("support level"),
+        max_length=10,
+        choices=SupportLevel.choices,
+        default=SupportLevel.UNKNOWN,
+        help_text=LEVEL_RULES,
+    )
+    note = BoundedTextField(_("note"), blank=True)
+    sources = models.ManyToManyField(
+        Source, blank=True, related_name="accelerator_support", verbose_name=_("sources")
+    )
+    as_of_version = models.CharField(_("as-of version"), max_length=100, blank=True)
+    checked_on = models.DateField(_("checked on"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["solution", "family"]
+        verbose_name = _("accelerator support")
+        verbose_name_plural = _("accelerator support")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["solution", "family"], name="catalog_accelerator_unique_per_family"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(level__in=SupportLevel.values),
+                name="catalog_accelerator_level_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.solution} · {self.family}: {self.get_level_display()}"

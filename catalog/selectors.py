@@ -7,8 +7,22 @@ from datetime import date
 
 from django.db.models import Prefetch, QuerySet
 
-from .freshness import STALE, UNSOURCED, Staleness, checked_as_written, claim_staleness
-from .models import Capability, CapabilityClaim, CapabilityGroup, Solution, SupportLevel
+from .freshness import (
+    STALE,
+    UNSOURCED,
+    Staleness,
+    checked_as_written,
+    claim_staleness,
+    day_texts,
+)
+from .models import (
+    AcceleratorSupport,
+    Capability,
+    CapabilityClaim,
+    CapabilityGroup,
+    Solution,
+    SupportLevel,
+)
 
 MIN_COMPARE = 2
 MAX_COMPARE = 8
@@ -30,8 +44,11 @@ def chosen_solutions(*, slugs: list[str]) -> list[Solution]:
 
 def solution_detail_queryset() -> QuerySet[Solution]:
     claims = CapabilityClaim.objects.select_related("capability__group").prefetch_related("sources")
+    support = AcceleratorSupport.objects.select_related("family").prefetch_related("sources")
     return solution_queryset().prefetch_related(
-        Prefetch("claims", queryset=claims), "shortlist_rules"
+        Prefetch("claims", queryset=claims),
+        Prefetch("accelerator_support", queryset=support),
+        "shortlist_rules",
     )
 
 
@@ -115,6 +132,7 @@ def claim_freshness(claim: CapabilityClaim, *, on: date) -> Freshness:
     """Reads the claim's prefetched sources and its solution (loaded with it)."""
     sources = list(claim.sources.all())
     as_of = [source.as_of for source in sources]
+    days = [claim.checked_on, *(source.checked_on for source in sources)]
     staleness = claim_staleness(
         level=claim.level,
         as_of_version=claim.as_of_version,
@@ -122,8 +140,9 @@ def claim_freshness(claim: CapabilityClaim, *, on: date) -> Freshness:
         has_sources=bool(sources),
         on=on,
         latest_version=claim.solution.latest_version,
+        checked=days,
     )
-    written = checked_as_written([claim.as_of_version, *as_of])
+    written = checked_as_written([claim.as_of_version, *as_of, *day_texts(days)])
     checked, text = written if written else (None, "")
     return Freshness(checked, text, staleness)
 
@@ -145,7 +164,7 @@ def catalog_counts(*, on: date) -> list[EntryCounts]:
     """Per active catalog entry, in catalog order: its claims by how they are backed, as of
     `on` (three queries)."""
     claims = CapabilityClaim.objects.prefetch_related("sources").only(
-        "solution_id", "level", "as_of_version"
+        "solution_id", "level", "as_of_version", "checked_on"
     )
     solutions = (
         Solution.objects.filter(is_active=True)

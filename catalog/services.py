@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from .models import (
+    AcceleratorFamily,
+    AcceleratorSupport,
     Capability,
     CapabilityClaim,
     CapabilityGroup,
@@ -75,6 +78,15 @@ def _upsert(model, lookup: dict, values: dict):
     return obj
 
 
+def _day(value) -> datetime.date | None:
+    """A seed's checked-on day: a YAML date, or text in ISO form."""
+    if value in (None, ""):
+        return None
+    if isinstance(value, datetime.date):
+        return value
+    return datetime.date.fromisoformat(str(value))
+
+
 @transaction.atomic
 def catalog_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
     """Load (or refresh) the seeded catalog from YAML. Idempotent: rows are matched by slug/key.
@@ -87,7 +99,12 @@ def catalog_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
         sources[item["key"]] = _upsert(
             Source,
             {"key": item["key"]},
-            {"title": item["title"], "url": item.get("url", ""), "as_of": item.get("as_of", "")},
+            {
+                "title": item["title"],
+                "url": item.get("url", ""),
+                "as_of": item.get("as_of", ""),
+                "checked_on": _day(item.get("checked")),
+            },
         )
     types = {}
     for i, item in enumerate(data["solution_types"]):
@@ -142,6 +159,7 @@ def catalog_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
                 "latest_version": item.get("latest_version", ""),
                 "website": item.get("website", ""),
                 "deployment_modes": list(item.get("deployment_modes", [])),
+                "aliases": ", ".join(item.get("aliases", [])),
                 **_bilingual("name", item["name"]),
                 **_bilingual("maintainer", item["maintainer"]),
                 **_bilingual("summary", item["summary"]),
@@ -160,6 +178,7 @@ def catalog_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
                 {
                     "level": claim_data["level"],
                     "as_of_version": claim_data.get("as_of", ""),
+                    "checked_on": _day(claim_data.get("checked")),
                     **_bilingual("note", claim_data.get("note"), required=False),
                 },
             )
@@ -173,11 +192,40 @@ def catalog_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
             {
                 "order": item.get("order", i),
                 "facts": list(item["facts"]),
+                "by_detail": bool(item.get("by_detail", False)),
                 **_bilingual("reason", item["reason"]),
             },
         )
         rule.solutions.set([solutions[s] for s in item["solutions"]])
         rules_count += 1
+    families = {}
+    for i, item in enumerate(data.get("accelerator_families", [])):
+        families[item["slug"]] = _upsert(
+            AcceleratorFamily,
+            {"slug": item["slug"]},
+            {
+                "order": item.get("order", i),
+                "is_domestic": bool(item.get("domestic", False)),
+                **_bilingual("name", item["name"]),
+                **_bilingual("vendor", item.get("vendor"), required=False),
+            },
+        )
+    support = 0
+    for item in data.get("accelerator_support", []):
+        row_sources = [sources[k] for k in item.get("sources", [])]
+        claim_validate_sources(level=item["level"], sources=row_sources)
+        row = _upsert(
+            AcceleratorSupport,
+            {"solution": solutions[item["solution"]], "family": families[item["family"]]},
+            {
+                "level": item["level"],
+                "as_of_version": item.get("as_of", ""),
+                "checked_on": _day(item.get("checked")),
+                **_bilingual("note", item.get("note"), required=False),
+            },
+        )
+        row.sources.set(row_sources)
+        support += 1
     return {
         "sources": len(sources),
         "solution_types": len(types),
@@ -186,4 +234,6 @@ def catalog_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
         "solutions": len(solutions),
         "claims": claims,
         "shortlist_rules": rules_count,
+        "accelerator_families": len(families),
+        "accelerator_support": support,
     }

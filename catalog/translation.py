@@ -2,6 +2,8 @@ import simple_history
 from modeltranslation.translator import TranslationOptions, register
 
 from .models import (
+    AcceleratorFamily,
+    AcceleratorSupport,
     Capability,
     CapabilityClaim,
     CapabilityGroup,
@@ -53,8 +55,20 @@ class ShortlistRuleTranslation(TranslationOptions):
     required_languages = ("en", "zh-hans")
 
 
+@register(AcceleratorFamily)
+class AcceleratorFamilyTranslation(TranslationOptions):
+    fields = ("name", "vendor")
+    required_languages = {"en": ("name",), "zh-hans": ("name",)}
+
+
+@register(AcceleratorSupport)
+class AcceleratorSupportTranslation(TranslationOptions):
+    fields = ("note",)
+
+
 # History is registered here, after translation, so that the historical models also carry the
 # per-language columns (a HistoricalRecords field on the model would be built without them).
 simple_history.register(Solution)
 simple_history.register(CapabilityClaim, m2m_fields=[CapabilityClaim.sources.field])
+simple_history.register(AcceleratorSupport, m2m_fields=[AcceleratorSupport.sources.field])
 simple_history.register(ShortlistRule, m2m_fields=[ShortlistRule.solutions.field])

@@ -10,7 +10,7 @@ from common.views import HtmxTemplateMixin
 from .filters import SolutionFilterSet
 from .forms import CompareForm
 from .freshness import STALE_AFTER_MONTHS
-from .models import SolutionType, SupportLevel
+from .models import AcceleratorFamily, SolutionType, SupportLevel
 from .selectors import (
     MAX_COMPARE,
     chosen_solutions,
@@ -70,6 +70,12 @@ class SolutionDetailView(LoginRequiredMixin, DetailView):
         ctx["stale_count"] = sum(1 for c in claims if c.freshness.stale)
         ctx["unknown_count"] = sum(1 for c in claims if c.level == SupportLevel.UNKNOWN)
         ctx["stale_after"] = STALE_AFTER_MONTHS
+        support = sorted(self.object.accelerator_support.all(), key=lambda r: r.family.order)
+        ctx["accelerator_support"] = support
+        documented = {row.family_id for row in support}
+        ctx["undocumented_families"] = [
+            f for f in AcceleratorFamily.objects.all() if f.pk not in documented
+        ]
         return ctx
 
 

@@ -324,6 +324,18 @@ class Suggestion:
     outside_main_type: bool = False
 
 
+def rule_solutions(rule, details: dict[str, str]) -> list:
+    """The solutions `rule` suggests: all of them, or for a rule that picks by detail, those
+    its facts' answer details name (the cloud a "which cloud?" answer names); when they name
+    none, its solutions that have no aliases (the general entry)."""
+    solutions = list(rule.solutions.all())
+    if not rule.by_detail:
+        return solutions
+    text = " ".join(details.get(fact) or "" for fact in rule.facts)
+    named = [s for s in solutions if s.alias_list() and s.named_in(text)]
+    return named or [s for s in solutions if not s.alias_list()]
+
+
 def shortlist_suggest(evaluation: Evaluation) -> list[Suggestion]:
     """Apply the catalog's shortlist rules to the context answers (SPEC §1.4).
 
@@ -332,11 +344,12 @@ def shortlist_suggest(evaluation: Evaluation) -> list[Suggestion]:
     lists for some, then off-scenario ones, which stay (a rule still suggests them) but are
     marked with the reason. Once a type is decided, suggestions of other types are marked
     `outside_main_type` (evaluations.types.suggestions_by_type groups them)."""
-    yes = set(
+    details = dict(
         evaluation.context_answers.filter(value=AnswerValue.YES).values_list(
-            "question__key", flat=True
+            "question__key", "detail"
         )
     )
+    yes = set(details)
     existing = {c.solution_id: c for c in evaluation.candidates.filter(stack_name="")}
     scenarios = list(evaluation.scenarios.all())
     main_type = evaluation.main_type_id
@@ -357,7 +370,7 @@ def shortlist_suggest(evaluation: Evaluation) -> list[Suggestion]:
         ),
     )
     for rule in rules:
-        for solution in rule.solutions.all():
+        for solution in rule_solutions(rule, details):
             suggestion = found.get(solution.pk)
             if suggestion is None:
                 suggestion = found[solution.pk] = Suggestion(

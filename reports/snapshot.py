@@ -312,6 +312,7 @@ def _catalog(data: EvaluationData, on: date | None) -> tuple[list[dict], dict, l
                     "key": s.key,
                     "title": s.title,
                     "as_of": s.as_of,
+                    "checked": _iso_date(s.checked_on),
                     "placeholder": is_placeholder_url(s.url),
                 }
         return {
@@ -319,6 +320,7 @@ def _catalog(data: EvaluationData, on: date | None) -> tuple[list[dict], dict, l
             "label": str(labels[level]),
             "note": claim.note if claim else "",
             "as_of": claim.as_of_version if claim else "",
+            "checked": _iso_date(claim.checked_on) if claim else None,
             "sources": keys,
             "verified_in_poc": bool(claim and claim.verified_in_poc),
         }
@@ -450,6 +452,10 @@ def _caveats(claims_by_group: dict[str, list], sources: dict, on: date | None) -
                 has_sources=bool(claim["sources"]),
                 on=on,
                 latest_version=claim.get("latest", ""),
+                checked=[
+                    claim.get("checked"),
+                    *(sources[k].get("checked") for k in claim["sources"] if k in sources),
+                ],
             )
             if finding is not None:
                 checked = _iso_date(finding.checked)

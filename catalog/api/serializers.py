@@ -4,6 +4,8 @@ from rest_framework import serializers
 from common.http import ModelSerializer
 
 from ..models import (
+    AcceleratorFamily,
+    AcceleratorSupport,
     Capability,
     CapabilityClaim,
     CapabilityGroup,
@@ -97,7 +99,7 @@ class CapabilitySerializer(BilingualModelSerializer):
 class SourceSerializer(ModelSerializer):
     class Meta:
         model = Source
-        fields = ("id", "key", "title", "url", "as_of")
+        fields = ("id", "key", "title", "url", "as_of", "checked_on")
 
 
 class SolutionSerializer(BilingualModelSerializer):
@@ -120,6 +122,7 @@ class SolutionSerializer(BilingualModelSerializer):
             "latest_version",
             "website",
             "deployment_modes",
+            "aliases",
             "scenarios",
             "is_active",
             *bilingual("name", "maintainer", "summary", "focus_points", "limits"),
@@ -149,6 +152,7 @@ class CapabilityClaimSerializer(BilingualModelSerializer):
             "capability",
             "level",
             "as_of_version",
+            "checked_on",
             "verified_in_poc",
             "sources",
             *bilingual("note"),
@@ -170,6 +174,35 @@ class CapabilityClaimSerializer(BilingualModelSerializer):
         return attrs
 
 
+class AcceleratorFamilySerializer(BilingualModelSerializer):
+    translated = ("name", "vendor")
+    required_translated = ("name",)
+
+    class Meta:
+        model = AcceleratorFamily
+        fields = ("id", "slug", "order", "is_domestic", *bilingual("name", "vendor"))
+
+
+class AcceleratorSupportSerializer(CapabilityClaimSerializer):
+    """Whether a solution schedules an accelerator family; the same source rule as a claim's."""
+
+    capability = None
+    family = serializers.SlugRelatedField(slug_field="slug", queryset=AcceleratorFamily.objects)
+
+    class Meta:
+        model = AcceleratorSupport
+        fields = (
+            "id",
+            "solution",
+            "family",
+            "level",
+            "as_of_version",
+            "checked_on",
+            "sources",
+            *bilingual("note"),
+        )
+
+
 class ShortlistRuleSerializer(BilingualModelSerializer):
     translated = required_translated = ("reason",)
     solutions = serializers.SlugRelatedField(
@@ -178,7 +211,16 @@ class ShortlistRuleSerializer(BilingualModelSerializer):
 
     class Meta:
         model = ShortlistRule
-        fields = ("id", "key", "order", "facts", "solutions", "is_active", *bilingual("reason"))
+        fields = (
+            "id",
+            "key",
+            "order",
+            "facts",
+            "solutions",
+            "by_detail",
+            "is_active",
+            *bilingual("reason"),
+        )
 
     def validate(self, attrs):
         attrs = super().validate(attrs)

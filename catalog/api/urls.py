@@ -13,5 +13,7 @@ router.register("sources", views.SourceViewSet)
 router.register("solutions", views.SolutionViewSet)
 router.register("claims", views.CapabilityClaimViewSet)
 router.register("shortlist-rules", views.ShortlistRuleViewSet)
+router.register("accelerator-families", views.AcceleratorFamilyViewSet)
+router.register("accelerator-support", views.AcceleratorSupportViewSet)
 
 urlpatterns = router.urls

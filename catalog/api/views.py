@@ -8,6 +8,8 @@ from common.permissions import AdminWriteSignedInRead
 
 from ..filters import CapabilityClaimFilterSet, SolutionFilterSet
 from ..models import (
+    AcceleratorFamily,
+    AcceleratorSupport,
     Capability,
     CapabilityClaim,
     CapabilityGroup,
@@ -115,6 +117,19 @@ class CapabilityClaimViewSet(CatalogViewSet):
     serializer_class = s.CapabilityClaimSerializer
     filterset_class = CapabilityClaimFilterSet
     lookup_field = "pk"
+
+
+class AcceleratorFamilyViewSet(CatalogViewSet):
+    queryset = AcceleratorFamily.objects.all()
+    serializer_class = s.AcceleratorFamilySerializer
+
+
+class AcceleratorSupportViewSet(CatalogViewSet):
+    queryset = AcceleratorSupport.objects.select_related("solution", "family").prefetch_related(
+        "sources"
+    )
+    serializer_class = s.AcceleratorSupportSerializer
+    filterset_fields = ["solution__slug", "family__slug", "level"]
 
 
 class ShortlistRuleViewSet(CatalogViewSet):

@@ -28,7 +28,7 @@ def level_badge(claim) -> str:
     if claim.note:
         title += f" — {claim.note}"
     verified = ""
-    if claim.verified_in_poc:
+    if getattr(claim, "verified_in_poc", False):
         verified = format_html(
             ' <span class="verified" title="{}">✔</span>', gettext("Verified in a POC")
         )

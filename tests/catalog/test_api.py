@@ -11,10 +11,10 @@ pytestmark = pytest.mark.django_db
 
 ALL_ROLES = [roles.ADMIN, roles.TECH_LEAD, roles.REVIEWER, roles.PROCUREMENT]
 NEW_SOLUTION = {
-    "slug": "kueue",
+    "slug": "yunikorn",
     "solution_type": "open-source",
-    "name_en": "Kueue",
-    "name_zh_hans": "Kueue",
+    "name_en": "Apache YuniKorn",
+    "name_zh_hans": "Apache YuniKorn",
     "maintainer_en": "kubernetes-sigs",
     "maintainer_zh_hans": "kubernetes-sigs",
     "summary_en": "Job queueing for Kubernetes.",
@@ -72,9 +72,9 @@ def test_admin_creates_a_solution_and_a_claim(api, admin_user):
     api.force_authenticate(admin_user)
     response = api.post("/api/catalog/solutions/", NEW_SOLUTION, format="json")
     assert response.status_code == 201, response.json()
-    assert Solution.objects.get(slug="kueue").name_zh_hans == "Kueue"
+    assert Solution.objects.get(slug="yunikorn").name_zh_hans == "Apache YuniKorn"
     claim = {
-        "solution": "kueue",
+        "solution": "yunikorn",
         "capability": "gang-scheduling",
         "level": "native",
         "as_of_version": "v0.19.2",

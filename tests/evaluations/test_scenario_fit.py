@@ -86,6 +86,7 @@ def test_suggestions_come_on_scenario_first_and_off_scenario_ones_stay(owner):
     assert order == [
         ("kuberay", "fits"),
         ("kubernetes-gpu", "fits"),
+        ("kueue", "off"),
         ("slurm", "off"),
         ("volcano", "off"),
     ]
@@ -160,8 +161,10 @@ def test_the_api_gives_each_suggestion_its_scenario_fit(owner):
     rows = [(s["solution"]["slug"], s["scenario_fit"]) for s in response.json()]
     # Grouped by type, as on the page; within a type: fits both, then in part, then off.
     assert [(slug, fit["level"]) for slug, fit in rows] == [
+        ("hami", "fits"),
         ("kuberay", "fits"),
         ("slurm", "partial"),
+        ("volcano", "partial"),
         ("cloud-managed-gpu", "fits"),
         ("enterprise-container-platform", "off"),
     ]

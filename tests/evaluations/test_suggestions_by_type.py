@@ -16,8 +16,8 @@ from tests.factories import make_evaluation
 
 pytestmark = pytest.mark.django_db
 
-# Facts whose rules suggest open-source tools (Slurm, KubeRay), a cloud service and an
-# enterprise platform.
+# Facts whose rules suggest open-source tools (Slurm, KubeRay, and HAMi and Volcano for mixed
+# accelerators), a cloud service and an enterprise platform.
 FACTS = (
     "hpc_batch_queues",
     "ray_workloads",
@@ -77,7 +77,7 @@ def test_suggestions_are_grouped_by_type_in_catalog_order(evaluation):
     )
     assert not any(outside for _slug, outside, _items in found)
     open_source = dict((slug, items) for slug, _o, items in found)["open-source"]
-    assert set(open_source) == {"slurm", "kuberay"}
+    assert set(open_source) == {"slurm", "kuberay", "hami", "volcano"}
 
 
 def test_the_chosen_type_comes_first_and_the_others_are_outside_it(evaluation, owner):
@@ -92,6 +92,8 @@ def test_the_chosen_type_comes_first_and_the_others_are_outside_it(evaluation, o
         "enterprise-container-platform": False,
         "slurm": True,
         "kuberay": True,
+        "hami": True,
+        "volcano": True,
         "cloud-managed-gpu": True,
     }
 
@@ -126,7 +128,7 @@ def test_accepting_outside_the_chosen_type_needs_a_reason(evaluation, owner):
 
 def test_without_a_type_decision_no_reason_is_needed(evaluation, owner):
     added = services.candidates_accept_suggestions(user=owner, evaluation=evaluation)
-    assert len(added) == 4 and all(c.reason == "" for c in added)
+    assert len(added) == 6 and all(c.reason == "" for c in added)
 
 
 def test_adding_by_hand_outside_the_chosen_type_names_the_type(evaluation, owner):
@@ -182,6 +184,8 @@ def test_the_api_gives_each_suggestion_its_type_and_whether_it_is_outside(evalua
     assert {r["solution"]["slug"]: r["outside_main_type"] for r in rows[1:]} == {
         "slurm": True,
         "kuberay": True,
+        "hami": True,
+        "volcano": True,
         "cloud-managed-gpu": True,
     }
     # Grouped like the page: each type's suggestions together, the others in catalog order.

@@ -25,6 +25,7 @@ from evaluations.models import (
     FiveQuestion,
     MemberRole,
 )
+from evaluations.selectors import shortlist_suggest
 from poc import conflicts as poc_conflicts
 from poc import scoring as poc_scoring
 from poc import services as poc_services
@@ -696,10 +697,15 @@ class Command(BaseCommand):
                     expected_version=None,  # the constraints may have answered it already
                 )
 
+        # The lead takes the suggestions the demo has answers for; the building blocks the
+        # rules also suggest (Kueue next to Volcano, HAMi for the Ascend cards) stay suggested.
+        wanted = [
+            s.solution.pk for s in shortlist_suggest(evaluation) if s.solution.slug in ANSWERS
+        ]
         candidates = {
             c.solution.slug: c
             for c in evaluation_services.candidates_accept_suggestions(
-                user=lead, evaluation=evaluation
+                user=lead, evaluation=evaluation, solution_ids=wanted
             )
         }
         cloud = evaluation_services.candidate_add(
