@@ -69,15 +69,9 @@ class CapabilityClaimInline(TranslationTabularInline):
     model = CapabilityClaim
     form = CapabilityClaimAdminForm
     extra = 0
-    fields = (
-        "capability",
-        "level",
-        "as_of_version",
-        "checked_on",
-        "sources",
-        "verified_in_poc",
-        "note",
-    )
+    # The checked-on day is edited on the app's solution page and the claim's own admin page:
+    # one more column would push the Chinese note off a 1440 px screen.
+    fields = ("capability", "level", "as_of_version", "sources", "verified_in_poc", "note")
     autocomplete_fields = ("sources",)
     ordering = ("capability__group__order", "capability__order")
 

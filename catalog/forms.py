@@ -1,7 +1,20 @@
+from __future__ import annotations
+
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from .models import AcceleratorSupport, CapabilityClaim, Solution
+from common.fields import text_limit
+from common.forms import VersionField
+
+from .models import (
+    LEVEL_RULES,
+    AcceleratorSupport,
+    CapabilityClaim,
+    Solution,
+    Source,
+    SupportLevel,
+)
 from .selectors import MAX_COMPARE, MIN_COMPARE
 from .services import claim_validate_sources
 
@@ -64,3 +77,79 @@ class AcceleratorSupportAdminForm(CapabilityClaimAdminForm):
     class Meta:
         model = AcceleratorSupport
         fields = ("solution", "family", "level", "as_of_version", "checked_on", "sources", "note")
+
+
+class ClaimEditForm(forms.Form):
+    """An administrator's edit of one claim on the solution page, both notes side by side."""
+
+    version = VersionField()
+    level = forms.ChoiceField(
+        label=_("Support level"), choices=SupportLevel.choices, help_text=LEVEL_RULES
+    )
+    as_of_version = forms.CharField(
+        label=_("As-of version"),
+        required=False,
+        max_length=text_limit(CapabilityClaim, "as_of_version"),
+        help_text=_("The product version the claim describes, e.g. v1.15.1."),
+    )
+    checked_on = forms.DateField(
+        label=_("Checked on"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        error_messages={"invalid": _("Give the day as YYYY-MM-DD.")},
+    )
+    sources = forms.CharField(
+        label=_("Sources"),
+        required=False,
+        max_length=1000,
+        help_text=_("Source keys, separated by commas, e.g. SL-gres, SL-conf."),
+    )
+    note_en = forms.CharField(
+        label=_("Note (English)"),
+        required=False,
+        max_length=text_limit(CapabilityClaim, "note"),
+        widget=forms.Textarea(attrs={"rows": 4, "lang": "en"}),
+    )
+    note_zh_hans = forms.CharField(
+        label=_("Note (Chinese)"),
+        required=False,
+        max_length=text_limit(CapabilityClaim, "note"),
+        widget=forms.Textarea(attrs={"rows": 4, "lang": "zh-Hans"}),
+    )
+
+    def clean_sources(self) -> list[Source]:
+        keys = []
+        for key in self.cleaned_data["sources"].replace("，", ",").split(","):
+            if key.strip() and key.strip() not in keys:
+                keys.append(key.strip())
+        found = {s.key: s for s in Source.objects.filter(key__in=keys)}
+        unknown = [k for k in keys if k not in found]
+        if unknown:
+            raise forms.ValidationError(
+                _("No source has the key %(keys)s. Use the keys shown in the Sources column.")
+                % {"keys": ", ".join(unknown)}
+            )
+        return [found[k] for k in keys]
+
+    def clean(self):
+        cleaned = super().clean()
+        if "level" in cleaned and "sources" in cleaned:
+            try:
+                claim_validate_sources(level=cleaned["level"], sources=cleaned["sources"])
+            except ValidationError as exc:
+                self.add_error("sources", exc.message_dict["sources"])
+        return cleaned
+
+    @classmethod
+    def for_claim(cls, claim: CapabilityClaim, version: int) -> ClaimEditForm:
+        return cls(
+            initial={
+                "version": version,
+                "level": claim.level,
+                "as_of_version": claim.as_of_version,
+                "checked_on": claim.checked_on,
+                "sources": ", ".join(s.key for s in claim.sources.all()),
+                "note_en": claim.note_en,
+                "note_zh_hans": claim.note_zh_hans,
+            }
+        )

@@ -12,6 +12,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from common.concurrency import VersionedModel
 from common.fields import LONG_TEXT, BoundedTextField
 from common.validators import no_hidden_characters
 
@@ -256,8 +257,10 @@ class Solution(models.Model):
         return [line.strip() for line in (self.limits or "").splitlines() if line.strip()]
 
 
-class CapabilityClaim(models.Model):
-    """What a solution can do for one capability, with its evidence."""
+class CapabilityClaim(VersionedModel):
+    """What a solution can do for one capability, with its evidence. Every save, wherever it
+    comes from (the solution page, the admin, the API, a seed or bundle load), moves the version,
+    so an edit opened on an older one is refused."""
 
     solution = models.ForeignKey(
         Solution, on_delete=models.CASCADE, related_name="claims", verbose_name=_("solution")
@@ -301,6 +304,13 @@ class CapabilityClaim(models.Model):
 
     def __str__(self) -> str:
         return f"{self.solution} · {self.capability}: {self.get_level_display()}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            self.version = (self.version or 0) + 1
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "version"}
+        super().save(*args, **kwargs)
 
 
 class ShortlistRule(OrderedModel):

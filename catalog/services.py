@@ -12,6 +12,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from common.concurrency import lock_and_check
+from common.exceptions import Forbidden
+
 from .models import (
     AcceleratorFamily,
     AcceleratorSupport,
@@ -42,6 +45,27 @@ def claim_validate_sources(*, level: str, sources: Iterable[Any]) -> None:
                 % {"level": SupportLevel(level).label}
             }
         )
+
+
+@transaction.atomic
+def claim_update(
+    *, user, claim: CapabilityClaim, expected_version: int, sources: list, **fields
+) -> CapabilityClaim:
+    """Save an admin's edit of one claim (level, version, checked-on, notes, sources), refused
+    when someone saved the claim since `expected_version` or when a sourced level has no
+    source. `fields` are model fields (note_en, note_zh_hans, level, as_of_version,
+    checked_on)."""
+    if not user.has_perm("catalog.change_capabilityclaim"):
+        raise Forbidden(_("Only catalog administrators edit claims."))
+    locked = lock_and_check(CapabilityClaim, pk=claim.pk, expected_version=expected_version)
+    claim_validate_sources(level=fields.get("level", locked.level), sources=sources)
+    for name, value in fields.items():
+        setattr(locked, name, value)
+    locked._change_reason = "edited on the solution page"
+    locked.full_clean(validate_unique=False)
+    locked.save()
+    locked.sources.set(sources)
+    return locked
 
 
 def _bilingual(field: str, value: dict | None, *, required: bool = True) -> dict[str, str]:

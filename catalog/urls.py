@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import claim_edit, views
 
 app_name = "catalog"
 
@@ -8,4 +8,14 @@ urlpatterns = [
     path("", views.SolutionListView.as_view(), name="solution_list"),
     path("compare/", views.CompareView.as_view(), name="solution_compare"),
     path("<slug:slug>/", views.SolutionDetailView.as_view(), name="solution_detail"),
+    path(
+        "<slug:slug>/claims/<slug:capability>/edit/",
+        claim_edit.ClaimEditView.as_view(),
+        name="claim_edit",
+    ),
+    path(
+        "<slug:slug>/claims/<slug:capability>/",
+        claim_edit.ClaimRowView.as_view(),
+        name="claim_row",
+    ),
 ]

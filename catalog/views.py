@@ -70,6 +70,7 @@ class SolutionDetailView(LoginRequiredMixin, DetailView):
         ctx["stale_count"] = sum(1 for c in claims if c.freshness.stale)
         ctx["unknown_count"] = sum(1 for c in claims if c.level == SupportLevel.UNKNOWN)
         ctx["stale_after"] = STALE_AFTER_MONTHS
+        ctx["can_edit_claims"] = self.request.user.has_perm("catalog.change_capabilityclaim")
         support = sorted(self.object.accelerator_support.all(), key=lambda r: r.family.order)
         ctx["accelerator_support"] = support
         documented = {row.family_id for row in support}

@@ -33,12 +33,15 @@ from importlib import import_module
 import pytest
 from django import forms
 from django.conf import settings
+from django.contrib.auth.models import Permission
 from django.db import connection
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 from rest_framework.test import APIClient
 
 import common.views
+from catalog import forms as catalog_forms
+from catalog.models import CapabilityClaim
 from common.forms import VersionField
 from common.views import ActionRouter, PageAction
 from evaluations import forms as ev_forms
@@ -769,6 +772,28 @@ def page_test_bed(w: World) -> Shot:  # nobody recorded Slurm's test bed: one cr
     )
 
 
+def page_claim_edit(w: World) -> Shot:  # a catalog claim, edited in place by its admins
+    w.owner.user_permissions.add(Permission.objects.get(codename="change_capabilityclaim"))
+    claim = CapabilityClaim.objects.get(solution__slug="slurm", capability__slug="backfill")
+    keys = ", ".join(claim.sources.values_list("key", flat=True))
+    return Shot(
+        path=reverse("catalog:claim_edit", args=["slurm", "backfill"]),
+        row=by_pk(CapabilityClaim, claim.pk),
+        send=lambda n, v: {
+            "level": claim.level,
+            "as_of_version": claim.as_of_version,
+            "sources": keys,
+            "note_en": f"Race {n}",
+            "note_zh_hans": f"竞争 {n}",
+            "version": v,
+        },
+        saved=lambda c: c.note_en,
+        sent=lambda n: f"Race {n}",
+        won=302,
+        owner_only=True,
+    )
+
+
 def api_test_bed(w: World) -> Shot:  # the test bed the page race created
     return Shot(
         path=w.url("poc-api:test_bed", candidate_pk=w.slurm.pk),
@@ -783,6 +808,7 @@ def api_test_bed(w: World) -> Shot:  # the test bed the page race created
 # In this order: some races start from the state an earlier one left (the cloud candidate is
 # restored, eliminated, restored and eliminated again; the API updates rows the pages created).
 RACES = [
+    Race("page", "catalog:claim_edit", "", page_claim_edit, catalog_forms.ClaimEditForm),
     Race("page", "evaluations:evaluation_edit", "", page_evaluation_edit, ev_forms.EvaluationForm),
     Race(
         "page",

@@ -48,8 +48,8 @@ def test_filtering_updates_the_table_without_a_reload(seeded, live_server, page,
     page.select_option("select[name=type]", "cloud-managed")
     page.wait_for_url("**type=cloud-managed**")
     table = page.get_by_test_id("solution-table")
-    assert table.locator("tbody tr").count() == 1
-    assert "cloud" in table.inner_text().lower()
+    assert table.locator("tbody tr").count() == 9  # the general entry and eight clouds
+    assert "alibaba cloud" in table.inner_text().lower()
 
 
 def test_ticks_survive_a_filter_change_and_then_compare(seeded, live_server, page, sign_in):
@@ -98,7 +98,7 @@ def test_refused_comparison_keeps_the_pick_and_says_why(seeded, live_server, pag
     )
     assert page.is_checked("#pick-volcano")
     assert page.locator("select[name=type]").input_value() == "open-source"
-    assert page.get_by_test_id("solution-table").locator("tbody tr").count() == 4
+    assert page.get_by_test_id("solution-table").locator("tbody tr").count() == 10
 
     # Ticking one more and comparing again works from there.
     page.check("#pick-slurm")
@@ -126,3 +126,35 @@ def test_the_admin_solution_page_fits_a_1440_screen(
     for field in ("note_en", "note_zh_hans"):
         box = page.locator(f"#id_claims-0-{field}").bounding_box()
         assert box and box["x"] + box["width"] <= 1440, field
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_an_admin_edits_a_claim_in_place(seeded, live_server, session, admin_user, width):
+    """The row turns into the form (both notes side by side), a bad source key is refused in
+    place, and the saved claim is shown in the row again, without leaving the page."""
+    from catalog.models import CapabilityClaim
+
+    from .checks import page_problems
+
+    page = session(admin_user, width=width)
+    page.goto(f"{live_server.url}/catalog/slurm/")
+    row = page.locator("#claim-backfill")
+    row.get_by_test_id("edit-claim").click()
+    form = page.locator("#claim-backfill").get_by_test_id("claim-form")
+    form.wait_for()
+    assert page_problems(page, f"claim-edit-{width}") == []
+    form.locator("select[name=level]").select_option("partial")
+    form.locator("input[name=sources]").fill("SL-sched, NOT-A-KEY")
+    form.locator("textarea[name=note_zh_hans]").fill("浏览器中修改的说明（标记 b7）。")
+    form.get_by_role("button", name="Save").click()
+    error = page.locator("#claim-backfill .errorlist")
+    error.wait_for()
+    assert "NOT-A-KEY" in error.inner_text()
+    form = page.locator("#claim-backfill").get_by_test_id("claim-form")
+    form.locator("input[name=sources]").fill("SL-sched")
+    form.get_by_role("button", name="Save").click()
+    page.locator("#claim-backfill [data-level=partial]").wait_for()
+    assert page.locator("[data-testid=claim-form]").count() == 0
+    claim = CapabilityClaim.objects.get(solution__slug="slurm", capability__slug="backfill")
+    assert claim.level == "partial" and claim.note_zh_hans == "浏览器中修改的说明（标记 b7）。"
+    assert [s.key for s in claim.sources.all()] == ["SL-sched"]
