@@ -32,6 +32,7 @@ Without REDIS_URL the workers use a throwaway filesystem broker folder (what /he
 from __future__ import annotations
 
 import argparse
+import hashlib
 import http.client
 import math
 import os
@@ -88,7 +89,9 @@ def fetch(port: int, path: str, session: str | None = None, *, htmx: bool = Fals
     """One GET on a new connection (gunicorn's sync workers close it after each answer)."""
     headers = {"X-Forwarded-Proto": "https", "Accept-Language": "en"}
     if session:
-        headers["Cookie"] = f"sessionid={session}"
+        # A browser sends the CSRF cookie its first page set: kept tabs are filed under it
+        # (evaluations/pagecache.py), so without it every tab would be rendered every time.
+        headers["Cookie"] = f"sessionid={session}; csrftoken={csrf_secret(session)}"
     if htmx:
         headers["HX-Request"] = "true"
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=180)
@@ -102,6 +105,11 @@ def fetch(port: int, path: str, session: str | None = None, *, htmx: bool = Fals
         return Fetched(time.perf_counter() - start, type(exc).__name__, 0)
     finally:
         connection.close()
+
+
+def csrf_secret(session: str) -> str:
+    """A CSRF secret of the form Django makes, one per session, stable across requests."""
+    return hashlib.sha256(session.encode()).hexdigest()[:32]
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TranslationAdmin, TranslationTabularInline
 from simple_history.admin import SimpleHistoryAdmin
 
+from .bundle_models import CatalogImport
 from .forms import AcceleratorSupportAdminForm, CapabilityClaimAdminForm
 from .models import (
     AcceleratorFamily,
@@ -138,3 +139,18 @@ class AcceleratorSupportAdmin(SimpleHistoryAdmin, TranslationAdmin):
     search_fields = ("solution__name_en", "family__name_en", "note_en", "note_zh_hans")
     list_select_related = ("solution", "family")
     autocomplete_fields = ("sources",)
+
+
+@admin.register(CatalogImport)
+class CatalogImportAdmin(admin.ModelAdmin):
+    """Who imported which catalog bundle, and when (read only: an import is a fact)."""
+
+    list_display = ("imported_at", "imported_by", "sha256", "format_version", "exported_by")
+    list_select_related = ("imported_by",)
+    search_fields = ("sha256", "exported_by", "imported_by__username")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

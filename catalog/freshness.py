@@ -45,6 +45,17 @@ class Staleness:
     behind: str = ""  # for STALE by version: the solution's latest version, which is ahead
 
 
+def freshness_day() -> date:
+    """The day freshness is judged on for what the app shows and reminds of: today, or the
+    fixed day settings.CATALOG_FRESHNESS_DAY names (the test suite pins it, so that its
+    reminders do not change as the calendar moves past the seeded sources' dates)."""
+    from django.conf import settings
+    from django.utils import timezone
+
+    fixed = getattr(settings, "CATALOG_FRESHNESS_DAY", None)
+    return date.fromisoformat(fixed) if fixed else timezone.localdate()
+
+
 def _end_of_month(year: int, month: int) -> date:
     return date(year, month, calendar.monthrange(year, month)[1])
 

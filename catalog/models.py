@@ -160,6 +160,25 @@ class Source(models.Model):
         return self.key
 
 
+def names_in(text: str, names: list[str]) -> bool:
+    """Whether `text` contains one of `names`: as a whole word for a Latin name (so "ACK" is not
+    found in "stack"), anywhere for a Chinese one."""
+    for name in names:
+        name = name.strip()
+        if not name:
+            continue
+        if name.isascii():
+            if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE):
+                return True
+        elif name in text:
+            return True
+    return False
+
+
+def alias_list(aliases: str) -> list[str]:
+    return [a.strip() for a in (aliases or "").split(",") if a.strip()]
+
+
 class Solution(models.Model):
     slug = models.SlugField(_("slug"), max_length=60, unique=True, validators=[slug_validator])
     name = models.CharField(_("name"), max_length=120)
@@ -203,6 +222,17 @@ class Solution(models.Model):
             "(e.g. Aliyun, 阿里云); shortlist rules that read the detail use them."
         ),
     )
+    reference_stack = models.JSONField(
+        _("reference stack"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            "The catalog entries this one is assembled from, by stack layer, and the layer "
+            'that carries the main responsibility, e.g. {"main": "batch_queue", "layers": '
+            '{"execution": "nvidia-gpu-operator", "batch_queue": "kueue"}}. The shortlist '
+            "offers it as a ready-made stack."
+        ),
+    )
     is_active = models.BooleanField(_("active"), default=True)
 
     class Meta:
@@ -217,6 +247,26 @@ class Solution(models.Model):
         return reverse("catalog:solution_detail", kwargs={"slug": self.slug})
 
     def clean(self) -> None:
+        stack = self.reference_stack
+        if stack and (not isinstance(stack, dict) or not isinstance(stack.get("layers"), dict)):
+            raise ValidationError(
+                {"reference_stack": _('Give {"main": layer, "layers": {layer: slug, …}}.')}
+            )
+        unknown = sorted(
+            set(self.reference_layers().values())
+            - set(
+                Solution.objects.filter(slug__in=self.reference_layers().values()).values_list(
+                    "slug", flat=True
+                )
+            )
+        )
+        if unknown:
+            raise ValidationError(
+                {
+                    "reference_stack": _("No catalog entry has the slug %(s)s.")
+                    % {"s": ", ".join(unknown)}
+                }
+            )
         modes = self.deployment_modes
         if not isinstance(modes, list) or not all(isinstance(m, str) for m in modes):
             raise ValidationError({"deployment_modes": _("Give a list of deployment modes.")})
@@ -229,26 +279,21 @@ class Solution(models.Model):
                 }
             )
 
+    def reference_layers(self) -> dict[str, str]:
+        """Layer role -> catalog slug of the reference stack ({} when it is not one)."""
+        layers = (self.reference_stack or {}).get("layers") or {}
+        return {str(k): str(v) for k, v in layers.items()} if isinstance(layers, dict) else {}
+
     def deployment_mode_labels(self) -> list[str]:
         labels = dict(DeploymentMode.choices)
         return [str(labels.get(m, m)) for m in self.deployment_modes]
 
     def alias_list(self) -> list[str]:
-        return [a.strip() for a in (self.aliases or "").split(",") if a.strip()]
+        return alias_list(self.aliases)
 
     def named_in(self, text: str) -> bool:
-        """Whether `text` names this solution by its name or an alias (whole words for Latin
-        names, anywhere for Chinese ones)."""
-        for name in [self.name_en or "", *self.alias_list()]:
-            name = name.strip()
-            if not name:
-                continue
-            if name.isascii():
-                if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE):
-                    return True
-            elif name in text:
-                return True
-        return False
+        """Whether `text` names this solution by its name or an alias."""
+        return names_in(text, [self.name_en or "", *self.alias_list()])
 
     def focus_point_list(self) -> list[str]:
         return [line.strip() for line in (self.focus_points or "").splitlines() if line.strip()]
@@ -364,6 +409,15 @@ class AcceleratorFamily(OrderedModel):
     slug = models.SlugField(_("slug"), max_length=60, unique=True, validators=[slug_validator])
     name = models.CharField(_("name"), max_length=120)
     vendor = models.CharField(_("vendor"), max_length=200, blank=True)
+    aliases = models.CharField(
+        _("aliases"),
+        max_length=300,
+        blank=True,
+        help_text=_(
+            "Other names and models that identify the family in an answer's detail, "
+            "comma-separated (e.g. Ascend, 昇腾, 910B)."
+        ),
+    )
     is_domestic = models.BooleanField(
         _("domestic (China)"),
         default=False,
@@ -376,6 +430,13 @@ class AcceleratorFamily(OrderedModel):
 
     def __str__(self) -> str:
         return self.name
+
+    def alias_list(self) -> list[str]:
+        return alias_list(self.aliases)
+
+    def named_in(self, text: str) -> bool:
+        """Whether `text` names this family by its name or an alias."""
+        return names_in(text, [self.name_en or "", *self.alias_list()])
 
 
 class AcceleratorSupport(models.Model):
@@ -424,3 +485,6 @@ class AcceleratorSupport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.solution} · {self.family}: {self.get_level_display()}"
+
+
+from .bundle_models import CatalogImport  # noqa: E402,F401

@@ -93,7 +93,12 @@ def _bilingual_lines(field: str, items: list[dict] | None) -> dict[str, str]:
 
 
 def _upsert(model, lookup: dict, values: dict):
-    obj = model.objects.filter(**lookup).first() or model(**lookup)
+    """The row `lookup` finds, created or changed to `values`; a row that already holds them is
+    not saved again (no history record, no new claim version, no stamp moved)."""
+    obj = model.objects.filter(**lookup).first()
+    if obj is not None and all(getattr(obj, k) == v for k, v in values.items()):
+        return obj
+    obj = obj or model(**lookup)
     for name, value in values.items():
         setattr(obj, name, value)
     # modeltranslation keeps the untranslated column in step with the default language.
@@ -208,6 +213,14 @@ def catalog_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
             )
             claim.sources.set(claim_sources)
             claims += 1
+    # Reference stacks name other entries: set once every entry of the seed exists.
+    for item in data["solutions"]:
+        stack = item.get("reference_stack") or {}
+        solution = solutions[item["slug"]]
+        if stack != (solution.reference_stack or {}):
+            solution.reference_stack = stack
+            solution.full_clean(validate_unique=False)
+            solution.save()
     rules_count = 0
     for i, item in enumerate(data.get("shortlist_rules", [])):
         rule = _upsert(
@@ -230,6 +243,7 @@ def catalog_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
             {
                 "order": item.get("order", i),
                 "is_domestic": bool(item.get("domestic", False)),
+                "aliases": ", ".join(item.get("aliases", [])),
                 **_bilingual("name", item["name"]),
                 **_bilingual("vendor", item.get("vendor"), required=False),
             },

@@ -1,12 +1,14 @@
 from django.urls import path
 
-from . import claim_edit, views
+from . import bundle_views, claim_edit, views
 
 app_name = "catalog"
 
 urlpatterns = [
     path("", views.SolutionListView.as_view(), name="solution_list"),
     path("compare/", views.CompareView.as_view(), name="solution_compare"),
+    path("bundle/", bundle_views.BundleView.as_view(), name="bundle"),
+    path("bundle/export/", bundle_views.BundleExportView.as_view(), name="bundle_export"),
     path("<slug:slug>/", views.SolutionDetailView.as_view(), name="solution_detail"),
     path(
         "<slug:slug>/claims/<slug:capability>/edit/",

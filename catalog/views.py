@@ -10,7 +10,7 @@ from common.views import HtmxTemplateMixin
 from .filters import SolutionFilterSet
 from .forms import CompareForm
 from .freshness import STALE_AFTER_MONTHS
-from .models import AcceleratorFamily, SolutionType, SupportLevel
+from .models import AcceleratorFamily, Solution, SolutionType, SupportLevel
 from .selectors import (
     MAX_COMPARE,
     chosen_solutions,
@@ -71,6 +71,10 @@ class SolutionDetailView(LoginRequiredMixin, DetailView):
         ctx["unknown_count"] = sum(1 for c in claims if c.level == SupportLevel.UNKNOWN)
         ctx["stale_after"] = STALE_AFTER_MONTHS
         ctx["can_edit_claims"] = self.request.user.has_perm("catalog.change_capabilityclaim")
+        slugs = list(self.object.reference_layers().values())
+        ctx["reference_parts"] = (
+            list(Solution.objects.filter(slug__in=slugs).order_by("name")) if slugs else []
+        )
         support = sorted(self.object.accelerator_support.all(), key=lambda r: r.family.order)
         ctx["accelerator_support"] = support
         documented = {row.family_id for row in support}

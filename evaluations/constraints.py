@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from django.db.models import Prefetch
 from django.utils.translation import gettext_lazy as _
 
-from catalog.models import CapabilityClaim, SupportLevel
+from catalog.models import AcceleratorFamily, AcceleratorSupport, CapabilityClaim, SupportLevel
 
 from .models import Constraint, ConstraintWaiver
 from .selectors import CANDIDATE_PREFETCHES, EvaluationData
-from .stacks import combine, constraint_claims
+from .stacks import best_claim, combine, constraint_claims
 
 
 class Verdict:
@@ -63,14 +63,19 @@ CANDIDATE_PREFETCHES.extend(
 
 @dataclass(frozen=True)
 class CapabilityCheck:
-    capability: object  # catalog.Capability
-    claim: CapabilityClaim | None
+    capability: object  # catalog.Capability, or catalog.AcceleratorFamily the evaluation names
+    claim: CapabilityClaim | None  # or the family's AcceleratorSupport row
     verdict: str
     layer: object = None  # evaluations.CandidateLayer providing it, for a stack
 
     @property
     def verdict_label(self) -> str:
         return str(Verdict.LABELS[self.verdict])
+
+    @property
+    def is_family(self) -> bool:
+        """A named accelerator family rather than a catalog capability."""
+        return isinstance(self.capability, AcceleratorFamily)
 
 
 @dataclass(frozen=True)
@@ -131,6 +136,41 @@ def _claims(candidate) -> dict:
     return combine([(None, _solution_claims(candidate.solution))])
 
 
+def named_families(data: EvaluationData) -> list[AcceleratorFamily]:
+    """The accelerator families the evaluation's context answers name in their details (e.g.
+    "NVIDIA A800 and Ascend 910B"), read once per page."""
+    key = ("named_families", data.evaluation.pk)
+    if key not in data.shared:
+        text = " ".join(a.detail for a in data.context.values() if a and a.detail)
+        families = data.shared.get("families")
+        if families is None and text.strip():
+            families = data.shared["families"] = list(AcceleratorFamily.objects.all())
+        data.shared[key] = [f for f in families or [] if text.strip() and f.named_in(text)]
+    return data.shared[key]
+
+
+def _family_support(data: EvaluationData, candidate) -> dict[int, tuple]:
+    """Family pk -> (layer, support row): the candidate's own, or the best of a stack's layers
+    (one query for all the evaluation's candidates)."""
+    key = ("family_support", data.evaluation.pk)
+    if key not in data.shared:
+        solutions = {c.solution_id for c in data.shortlisted}
+        solutions |= {layer.solution_id for c in data.shortlisted for layer in c.stack_layers}
+        rows: dict[int, list] = {}
+        for row in AcceleratorSupport.objects.filter(solution_id__in=solutions).prefetch_related(
+            "sources"
+        ):
+            rows.setdefault(row.solution_id, []).append(row)
+        data.shared[key] = rows
+    rows = data.shared[key]
+    layers = [(layer, rows.get(layer.solution_id, [])) for layer in candidate.stack_layers]
+    by_family: dict[int, list] = {}
+    for layer, found in layers or [(None, rows.get(candidate.solution_id, []))]:
+        for row in found:
+            by_family.setdefault(row.family_id, []).append((layer, row))
+    return {pk: best_claim(pairs) for pk, pairs in by_family.items()}
+
+
 def candidate_checks(data: EvaluationData, candidate, constraints=None) -> list[ConstraintCheck]:
     constraints = carried_constraints(data) if constraints is None else constraints
     claims = _claims(candidate)
@@ -142,6 +182,13 @@ def candidate_checks(data: EvaluationData, candidate, constraints=None) -> list[
             layer, claim = claims.get(capability.pk, (None, None))
             level = claim.level if claim else SupportLevel.UNKNOWN
             capabilities.append(CapabilityCheck(capability, claim, LEVEL_VERDICT[level], layer))
+        families = named_families(data) if constraint.checks_families else []
+        if families:
+            support = _family_support(data, candidate)
+            for family in families:
+                layer, row = support.get(family.pk, (None, None))
+                level = row.level if row else SupportLevel.UNKNOWN
+                capabilities.append(CapabilityCheck(family, row, LEVEL_VERDICT[level], layer))
         if capabilities:
             checks.append(
                 ConstraintCheck(candidate, constraint, capabilities, waivers.get(constraint.pk))

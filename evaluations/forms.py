@@ -1,3 +1,5 @@
+from __future__ import annotations
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
@@ -156,6 +158,20 @@ class StackForm(forms.Form):
 
     def layer_fields(self):
         return [self[f"layer_{role}"] for role in LayerRole.values]
+
+    @classmethod
+    def from_reference(cls, solution) -> StackForm:
+        """The form filled with a catalog entry's reference stack (its layers and main layer);
+        the reason stays for the tech lead to write."""
+        layers = {r: slug for r, slug in solution.reference_layers().items() if r in LayerRole}
+        main = (solution.reference_stack or {}).get("main")
+        return cls(
+            initial={
+                "name": solution.name,
+                "main": main if main in LayerRole.values else LayerRole.GOVERNANCE,
+                **{f"layer_{role}": slug for role, slug in layers.items()},
+            }
+        )
 
     def clean(self):
         data = super().clean()

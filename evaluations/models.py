@@ -256,6 +256,14 @@ class Constraint(models.Model):
     capabilities = models.ManyToManyField(
         Capability, related_name="constraints", verbose_name=_("capabilities that must hold")
     )
+    checks_families = models.BooleanField(
+        _("checks the named accelerator families"),
+        default=False,
+        help_text=_(
+            "Also check each accelerator family the evaluation's context answers name (e.g. "
+            "'Ascend 910B' in a detail) against the candidate's recorded support."
+        ),
+    )
     is_active = models.BooleanField(_("active"), default=True)
 
     class Meta:

@@ -15,6 +15,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from catalog.freshness import STALE, STALE_AFTER_MONTHS, claim_staleness, freshness_day
+
 from .constraints import Verdict, constraint_checks
 from .models import Status
 from .selectors import EvaluationData
@@ -235,6 +237,61 @@ def hard_constraints(data: EvaluationData):
                     fix_url=_url("evaluation_shortlist", data, f"#constraints-{candidate_pk}"),
                     fix_label=label,
                 )
+
+
+def _stale_names(checks, latest: dict, on) -> list[str]:
+    """The capabilities (and named accelerator families) among `checks` whose claim the
+    freshness rule (catalog.freshness) calls stale on `on`."""
+    names = []
+    for check in checks:
+        for cap in check.capabilities:
+            claim = cap.claim
+            if claim is None:
+                continue
+            sources = list(claim.sources.all())
+            solution_id = cap.layer.solution_id if cap.layer else check.candidate.solution_id
+            finding = claim_staleness(
+                level=claim.level,
+                as_of_version=claim.as_of_version,
+                source_as_of=[s.as_of for s in sources],
+                has_sources=bool(sources),
+                on=on,
+                latest_version=latest.get(solution_id, ""),
+                checked=[claim.checked_on, *(s.checked_on for s in sources)],
+            )
+            if finding is not None and finding.reason == STALE:
+                names.append(str(cap.capability.name))
+    return list(dict.fromkeys(names))
+
+
+@reminder
+def stale_claims(data: EvaluationData):
+    """A hard constraint's check rests on a catalog claim that is stale: checked more than a
+    year ago, or about a release the solution has moved past (catalog.freshness)."""
+    on = freshness_day()
+    for candidate_pk, checks in constraint_checks(data).items():
+        if not checks:
+            continue
+        candidate = checks[0].candidate
+        latest = {candidate.solution_id: candidate.solution.latest_version}
+        for layer in candidate.stack_layers:
+            latest[layer.solution_id] = layer.solution.latest_version
+        names = _stale_names(checks, latest, on)
+        if names:
+            yield Reminder(
+                key=f"stale-claims:{candidate_pk}",
+                severity="medium",
+                title=_("%(c)s: constraint checks rest on stale catalog claims: %(what)s")
+                % {"c": candidate.name, "what": pgettext("list separator", ", ").join(names)},
+                why=_(
+                    "These claims were last checked more than %(months)s months ago, or describe "
+                    "an older release than the latest one known. Ask an administrator to check "
+                    "their sources again, or verify them in the POC."
+                )
+                % {"months": STALE_AFTER_MONTHS},
+                fix_url=_url("evaluation_shortlist", data, f"#constraints-{candidate_pk}"),
+                fix_label=_("See the constraint check"),
+            )
 
 
 @reminder

@@ -56,6 +56,7 @@ def constraints_load_seed(*, path: Path = CONSTRAINTS_FILE) -> dict[str, int]:
                 "order": order,
                 "flag": item.get("flag", ""),
                 "facts": item.get("facts", []),
+                "checks_families": bool(item.get("checks_families", False)),
                 **texts("name", item["name"]),
                 **texts("description", item.get("description")),
             },

@@ -33,6 +33,13 @@ from .types import outside_main_type, suggestions_by_type, type_options
 CANDIDATE_FACTS: list = []
 
 
+def reference_stacks():
+    """Catalog entries that are assembled from other entries (offered as ready-made stacks)."""
+    from catalog.models import Solution
+
+    return Solution.objects.filter(is_active=True).exclude(reference_stack={}).order_by("name")
+
+
 def candidate_facts(rows, evaluation, user) -> None:
     """Set `facts` on each candidate of `rows`: [(template, fact)] from CANDIDATE_FACTS."""
     found = [(template, fn(evaluation, user)) for template, fn in CANDIDATE_FACTS]
@@ -53,7 +60,10 @@ class ShortlistPage(EvaluationMixin, PageAction):
 
     def context(self, form=None, error=None, **extra):
         extra.setdefault("add_form", AddCandidateForm(evaluation=self.evaluation))
-        extra.setdefault("stack_form", StackForm())
+        references = [s for s in reference_stacks() if s.reference_layers()]
+        chosen = next((s for s in references if s.slug == self.request.GET.get("reference")), None)
+        extra.setdefault("stack_form", StackForm.from_reference(chosen) if chosen else StackForm())
+        extra.setdefault("reference_stacks", references)
         checks = constraint_checks(self.data)
         user, evaluation = self.request.user, self.evaluation
         groups = suggestions_by_type(shortlist_suggest(evaluation), evaluation.main_type_id)

@@ -322,7 +322,7 @@ def _catalog(data: EvaluationData, on: date | None) -> tuple[list[dict], dict, l
             "as_of": claim.as_of_version if claim else "",
             "checked": _iso_date(claim.checked_on) if claim else None,
             "sources": keys,
-            "verified_in_poc": bool(claim and claim.verified_in_poc),
+            "verified_in_poc": bool(claim and getattr(claim, "verified_in_poc", False)),
         }
 
     groups = []

@@ -40,6 +40,8 @@ from schemathesis.specs.openapi.checks import (
 from werkzeug.test import Client
 
 from catalog.models import (
+    AcceleratorFamily,
+    AcceleratorSupport,
     Capability,
     CapabilityClaim,
     CapabilityGroup,
@@ -142,6 +144,14 @@ def known_values(evaluation, empty, run, sealed) -> dict:
         "sources/key": keys(Source.objects, "key"),
         "claims/id": keys(CapabilityClaim.objects, "pk"),
         "shortlist-rules/key": keys(ShortlistRule.objects, "key"),
+        # A spare family nothing refers to, so that deleting it can succeed.
+        "accelerator-families/slug": [
+            *keys(AcceleratorFamily.objects, n=1),
+            AcceleratorFamily.objects.create(
+                slug="spare-family", name_en="Spare", name_zh_hans="备用"
+            ).slug,
+        ],
+        "accelerator-support/id": keys(AcceleratorSupport.objects, "pk"),
     }
 
 

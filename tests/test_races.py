@@ -907,6 +907,9 @@ UNVERSIONED_PAGE_WRITES = {
     ("poc:scorecard", ""): "submits my drafts",
     ("poc:evidence_upload", ""): "adds a file",
     ("poc:imports", "preview"): "saves nothing (a dry run)",
+    ("catalog:bundle", "preview"): "keeps the uploaded file and shows its diff (a dry run)",
+    ("catalog:bundle", "apply"): "checks the catalog against the state the preview showed (a "
+    "fingerprint, not a version field) and refuses the whole bundle when it changed",
     ("poc:imports", "apply"): "checks the previewed versions of my scores (a fingerprint, not a "
     "version field) and refuses the whole file when one changed",
     ("reports:report_list", ""): "requests a report",

@@ -123,6 +123,7 @@ class SolutionSerializer(BilingualModelSerializer):
             "website",
             "deployment_modes",
             "aliases",
+            "reference_stack",
             "scenarios",
             "is_active",
             *bilingual("name", "maintainer", "summary", "focus_points", "limits"),
@@ -131,7 +132,7 @@ class SolutionSerializer(BilingualModelSerializer):
     def validate(self, attrs):
         attrs = super().validate(attrs)
         instance = Solution(**{k: v for k, v in attrs.items() if k != "scenarios"})
-        if "deployment_modes" in attrs:
+        if "deployment_modes" in attrs or "reference_stack" in attrs:
             instance.clean()  # raises a field error the exception handler turns into 400
         return attrs
 

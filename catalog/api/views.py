@@ -129,6 +129,7 @@ class AcceleratorSupportViewSet(CatalogViewSet):
         "sources"
     )
     serializer_class = s.AcceleratorSupportSerializer
+    lookup_field = "pk"
     filterset_fields = ["solution__slug", "family__slug", "level"]
 
 

@@ -10,6 +10,9 @@ SECRET_KEY = env("DJANGO_SECRET_KEY", default="test-only-not-secret")
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 LANGUAGE_CODE = "en"
+# Reminders about stale catalog claims judge freshness on this day, not the calendar's
+# (catalog.freshness.freshness_day): the seeded sources age, the suite's answers must not.
+CATALOG_FRESHNESS_DAY = "2026-12-01"
 # Files as base.py chose them: local disk, or S3 for the processes a test starts with S3_BUCKET.
 STORAGES = {
     **STORAGES,

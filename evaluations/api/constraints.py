@@ -29,6 +29,10 @@ class SourceBriefSerializer(serializers.Serializer):
 
 
 class CapabilityCheckSerializer(serializers.Serializer):
+    kind = serializers.SerializerMethodField(
+        help_text="capability: a catalog capability the constraint needs; accelerator_family: "
+        "an accelerator family the evaluation's context answers name (localisation)."
+    )
     capability = serializers.SlugField(source="capability.slug")
     name = serializers.CharField(source="capability.name")
     level = serializers.SerializerMethodField(help_text="The catalog claim's support level.")
@@ -36,6 +40,9 @@ class CapabilityCheckSerializer(serializers.Serializer):
     note = serializers.SerializerMethodField()
     as_of_version = serializers.SerializerMethodField()
     sources = serializers.SerializerMethodField()
+
+    def get_kind(self, check) -> str:
+        return "accelerator_family" if check.is_family else "capability"
 
     def get_level(self, check) -> str:
         return check.claim.level if check.claim else "unknown"

@@ -190,3 +190,54 @@ def test_the_api_lists_support_and_refuses_a_sourceless_level(admin_user):
     assert not AcceleratorSupport.objects.filter(
         solution__slug="slurm", family__slug="ascend"
     ).exists()
+
+
+def test_the_kubernetes_ecosystem_is_a_reference_stack_of_its_parts(client, owner):
+    k8s = Solution.objects.get(slug="kubernetes-gpu")
+    assert k8s.reference_layers() == {
+        "execution": "nvidia-gpu-operator",
+        "batch_queue": "kueue",
+        "other": "hami",
+    }
+    client.force_login(owner)
+    page = client.get(reverse("catalog:solution_detail", kwargs={"slug": "kubernetes-gpu"}))
+    parts = page.content.decode().split('data-testid="reference-parts"')[1].split("</dd>")[0]
+    assert "Kueue" in parts and "HAMi" in parts
+    evaluation = make_evaluation(owner)
+    url = reverse("evaluations:evaluation_shortlist", kwargs={"pk": evaluation.pk})
+    offered = client.get(url, {"reference": "kubernetes-gpu"}).content.decode()
+    form = offered.split('data-testid="compose-stack"')[1].split("</form>")[0]
+    assert 'value="Kubernetes GPU ecosystem"' in form
+    for slug in ("nvidia-gpu-operator", "kueue", "hami"):
+        assert f'<option value="{slug}" selected>' in form
+    added = client.post(
+        url,
+        {
+            "action": "stack",
+            "name": "Kubernetes GPU ecosystem",
+            "main": "batch_queue",
+            "layer_execution": "nvidia-gpu-operator",
+            "layer_batch_queue": "kueue",
+            "layer_other": "hami",
+            "reason": "The reference stack, as one candidate.",
+        },
+    )
+    assert added.status_code == 302
+    stack = evaluation.candidates.get(stack_name="Kubernetes GPU ecosystem")
+    assert sorted(layer.solution.slug for layer in stack.stack_layers) == [
+        "hami",
+        "kueue",
+        "nvidia-gpu-operator",
+    ]
+
+
+def test_a_reference_stack_must_name_existing_entries():
+    from django.core.exceptions import ValidationError
+
+    k8s = Solution.objects.get(slug="kubernetes-gpu")
+    k8s.reference_stack = {"main": "execution", "layers": {"execution": "no-such-entry"}}
+    with pytest.raises(ValidationError, match="no-such-entry"):
+        k8s.full_clean()
+    k8s.reference_stack = ["kueue"]
+    with pytest.raises(ValidationError):
+        k8s.full_clean()

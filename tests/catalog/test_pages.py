@@ -88,7 +88,8 @@ def test_list_page_query_budget(client, tech_lead, django_assert_max_num_queries
 
 def test_detail_shows_claims_with_sources(client, tech_lead, django_assert_max_num_queries):
     client.force_login(tech_lead)
-    with django_assert_max_num_queries(14):  # +2: accelerator support and the families
+    # +3: accelerator support, the families, and whether the viewer may edit claims
+    with django_assert_max_num_queries(15):
         response = client.get(reverse("catalog:solution_detail", kwargs={"slug": "slurm"}))
     body = response.content.decode()
     assert "SL-gres" in body

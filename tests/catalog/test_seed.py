@@ -150,10 +150,20 @@ def test_shortlist_rules_cover_spec_1_4():
 
 
 def test_loading_twice_changes_nothing(capsys):
-    before = CapabilityClaim.objects.count(), Solution.objects.count()
+    def state():
+        return (
+            CapabilityClaim.objects.count(),
+            Solution.objects.count(),
+            CapabilityClaim.history.count(),
+            Solution.history.count(),
+            sorted(CapabilityClaim.objects.values_list("pk", "version")),
+        )
+
+    before = state()
     call_command("seed_catalog")
     assert "Catalog loaded" in capsys.readouterr().out
-    assert (CapabilityClaim.objects.count(), Solution.objects.count()) == before
+    # Nothing saved again: no history record, no claim version moved (an open edit stays valid).
+    assert state() == before
 
 
 def test_load_refuses_a_sourceless_claim_and_saves_nothing(tmp_path):

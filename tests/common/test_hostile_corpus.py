@@ -891,6 +891,7 @@ class World:
             ("id", "evaluations"): e.pk,
             ("id", "members"): self.editor_membership.pk,
             ("id", "claims"): self.claim.pk,
+            ("id", "accelerator-support"): catalog.AcceleratorSupport.objects.order_by("pk")[0].pk,
             ("question_key", "context"): self.context_key,
             ("question_key", "answers"): self.five_key,
             ("area_key", None): "job_execution",
@@ -918,6 +919,7 @@ class World:
                 "capability-groups": catalog.CapabilityGroup,
                 "capabilities": catalog.Capability,
                 "solutions": catalog.Solution,
+                "accelerator-families": catalog.AcceleratorFamily,
             }[before]
             return model.objects.order_by("pk")[0].slug
         raise AssertionError(f"no value for {{{name}}} in {template}: teach World.path_value")
@@ -1004,6 +1006,8 @@ class World:
                 "capability": self.new_capability.slug,
                 "level": "unknown",
             }
+        if t == "/api/catalog/accelerator-support/" and m == "post":
+            return {"solution": "slurm", "family": "ascend", "level": "unknown", "sources": []}
         if t.endswith("/answers/{question_key}/"):
             return {"parties": ["internal"]}  # the first question asks who
         if "/conflicts/candidates/" in t:

@@ -1,0 +1,51 @@
+"""The record of each catalog bundle imported into this installation (catalog/bundle.py).
+
+It lives outside models.py so that the bundle feature stays in files of its own; models.py
+imports it on its last line, which is how Django and makemigrations find it."""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class CatalogImport(models.Model):
+    """One applied bundle: who imported it, when, which catalog (the SHA-256 of its
+    catalog.yaml, as its manifest names it) and what it held and changed."""
+
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("imported by"),
+    )
+    imported_at = models.DateTimeField(_("imported at"), default=timezone.now, db_index=True)
+    sha256 = models.CharField(_("SHA-256 of catalog.yaml"), max_length=64)
+    format_version = models.PositiveSmallIntegerField(_("format version"))
+    exported_at = models.DateTimeField(_("exported at"), null=True, blank=True)
+    exported_by = models.CharField(_("exported by"), max_length=150, blank=True)
+    counts = models.JSONField(_("rows in the bundle"), default=dict, blank=True)
+    changes = models.JSONField(
+        _("changes"),
+        default=dict,
+        blank=True,
+        help_text=_("Per kind of row: how many were new, changed, unchanged or kept."),
+    )
+
+    class Meta:
+        ordering = ["-imported_at", "-pk"]
+        verbose_name = _("catalog import")
+        verbose_name_plural = _("catalog imports")
+
+    def __str__(self) -> str:
+        return f"{self.sha256[:12]} ({self.imported_at:%Y-%m-%d %H:%M})"
+
+    @property
+    def new_rows(self) -> int:
+        return sum(c.get("new", 0) for c in self.changes.values())
+
+    @property
+    def changed_rows(self) -> int:
+        return sum(c.get("changed", 0) for c in self.changes.values())
