@@ -1,6 +1,7 @@
 """Rendered evaluation tabs kept while nothing they show has changed.
 
-The heavy tabs (shortlist, questions, POC plan, scorecard, results, history) are functions of
+The heavy tabs (overview, shortlist, questions, matrices, costs, POC plan, scorecard, results,
+history) are functions of
 the evaluation's data, the shared reference data, the viewer and the request. The evaluation's
 status stamp (evaluations.digests) moves with every change to the first two, in the writer's
 transaction, so a page rendered under one stamp is still right as long as the stamp has not

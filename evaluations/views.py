@@ -127,6 +127,7 @@ class EvaluationDetailView(EvaluationMixin, PageAction, View):
     """The overview; its form moves the status (the decided gate lists what is missing)."""
 
     tab = "overview"
+    page_cache = True
     template_name = "evaluations/evaluation_detail.html"
     form_class = TransitionForm
     errors_as_message = True

@@ -46,6 +46,7 @@ class MatricesView(EvaluationMixin, PageAction, View):
     party of this evaluation's own."""
 
     tab = "responsibility"
+    page_cache = True
     template_name = "responsibility/matrices.html"
     form_class = PartyForm
     success_message = gettext_lazy("Party added.")
@@ -209,6 +210,7 @@ class CostsView(EvaluationMixin, PageAction, View):
     settings (`target=settings`) or one candidate's inputs (`candidate=<id>`)."""
 
     tab = "costs"
+    page_cache = True
     template_name = "responsibility/costs.html"
     partial_template_name = "responsibility/partials/cost_results.html"  # the what-if form
     success_message = gettext_lazy("Saved.")

@@ -16,6 +16,9 @@ from tests.factories import make_everything
 pytestmark = pytest.mark.django_db
 
 KEPT = [
+    ("evaluations:evaluation_detail", {}),
+    ("responsibility:matrices", {}),
+    ("responsibility:costs", {}),
     ("evaluations:evaluation_shortlist", {}),
     ("evaluations:evaluation_questions", {}),
     ("evaluations:evaluation_history", {}),
