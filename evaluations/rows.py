@@ -39,6 +39,10 @@ class ListRow:
     def shortlisted(self) -> list[Candidate]:
         return self.evaluation.shortlisted  # prefetched by evaluation_list_queryset
 
+    @property
+    def scenarios(self) -> list:
+        return self.evaluation.scenario_list  # prefetched by evaluation_list_queryset
+
 
 def evaluation_list_queryset(user) -> QuerySet[Evaluation]:
     """The user's evaluations, newest change first, each with the user's role (`my_role`), its
@@ -53,8 +57,11 @@ def evaluation_list_queryset(user) -> QuerySet[Evaluation]:
         .select_related("solution")
         .only("evaluation_id", "stack_name", "status", *SOLUTION_NAME)
     )
+    # Lists (to_attr), not related managers: Django builds a queryset per row for a prefetched
+    # manager, about 0.1 ms each, a tenth of a 100-row API page.
     return qs.only(*ROW_FIELDS).prefetch_related(
-        "scenarios", Prefetch("candidates", queryset=shortlisted, to_attr="shortlisted")
+        Prefetch("scenarios", to_attr="scenario_list"),
+        Prefetch("candidates", queryset=shortlisted, to_attr="shortlisted"),
     )
 
 

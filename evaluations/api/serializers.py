@@ -78,7 +78,7 @@ class EvaluationListSerializer(serializers.Serializer):
         return reverse("evaluations-api:evaluation_detail", kwargs={"pk": row.evaluation.pk})
 
     def get_scenarios(self, row) -> list[str]:
-        return [s.slug for s in row.evaluation.scenarios.all()]
+        return [s.slug for s in row.scenarios]
 
     def get_candidate_count(self, row) -> int:
         """Shortlisted candidates (eliminated ones are not counted)."""
