@@ -28,7 +28,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
-STALE_AFTER_MONTHS = 12
+from django.conf import settings
+
+# settings.CATALOG_STALE_AFTER_MONTHS (environment variable of the same name), 12 by default.
+STALE_AFTER_MONTHS = getattr(settings, "CATALOG_STALE_AFTER_MONTHS", 12)
 
 UNSOURCED = "unsourced"
 STALE = "stale"
@@ -49,7 +52,6 @@ def freshness_day() -> date:
     """The day freshness is judged on for what the app shows and reminds of: today, or the
     fixed day settings.CATALOG_FRESHNESS_DAY names (the test suite pins it, so that its
     reminders do not change as the calendar moves past the seeded sources' dates)."""
-    from django.conf import settings
     from django.utils import timezone
 
     fixed = getattr(settings, "CATALOG_FRESHNESS_DAY", None)

@@ -122,6 +122,8 @@ ROW_STATUS_MAX_AGE = env.int("ROW_STATUS_MAX_AGE", default=3600)
 # Seconds a rendered heavy tab is kept while its evaluation's stamp is unchanged (0: never).
 PAGE_CACHE_SECONDS = min(env.int("PAGE_CACHE_SECONDS", default=600), ROW_STATUS_MAX_AGE)
 PAGE_CACHE_ENTRIES = env.int("PAGE_CACHE_ENTRIES", default=200)
+# A catalog claim last checked longer ago than this is stale (catalog/freshness.py).
+CATALOG_STALE_AFTER_MONTHS = env.int("CATALOG_STALE_AFTER_MONTHS", default=12)
 # The largest catalog bundle (zip) an administrator may upload or import, packed or unpacked.
 CATALOG_BUNDLE_MAX_BYTES = env.int("CATALOG_BUNDLE_MAX_BYTES", default=20 * 1024 * 1024)
 CACHES = {
