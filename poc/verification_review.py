@@ -13,6 +13,7 @@ from django.shortcuts import render
 from django.views import View
 
 from evaluations.models import Evaluation
+from evaluations.selectors import evaluations_for_user
 
 from .models import PlanCase
 from .verification import CandidateFindings, CapabilityFinding, poc_verification
@@ -23,6 +24,9 @@ class ReviewRow:
     evaluation: Evaluation
     candidate: CandidateFindings
     finding: CapabilityFinding
+    # Whether the reader is a member of the evaluation: only a member sees which evaluation it
+    # is and its cases (membership rule); every administrator sees the finding and the claim.
+    member: bool = False
 
 
 def all_findings(user) -> list[ReviewRow]:
@@ -32,11 +36,13 @@ def all_findings(user) -> list[ReviewRow]:
         Q(verifies__isnull=False) | Q(source_case__verifies__isnull=False)
     ).filter(Q(scores__submitted_at__isnull=False) | Q(consensus__isnull=False))
     evaluations = Evaluation.objects.filter(pk__in=verifying.values("evaluation_id")).order_by("pk")
+    mine = set(evaluations_for_user(user).filter(pk__in=evaluations).values_list("pk", flat=True))
     rows = []
     for evaluation in evaluations:
         verification = poc_verification(evaluation, user, see_all=True)
+        member = evaluation.pk in mine
         for cf in verification.candidates:
-            rows.extend(ReviewRow(evaluation, cf, f) for f in cf.findings)
+            rows.extend(ReviewRow(evaluation, cf, f, member) for f in cf.findings)
     rows.sort(key=lambda r: (r.finding.verified, r.finding.capability.name, r.evaluation.pk))
     return rows
 

@@ -72,10 +72,10 @@ def alpha(value) -> str:
 
 
 @register.simple_tag
-def verification_badge(f) -> str:
+def verification_badge(f, with_cases=True) -> str:
     """One POC finding (verification.CapabilityFinding): verified or contradicted, with the
-    cases behind it in its tooltip. A tag: the shortlist shows one per capability and
-    candidate."""
+    cases behind it in its tooltip (not `with_cases`: without them, for a reader who is not a
+    member of the evaluation). A tag: the shortlist shows one per capability and candidate."""
     if f.verified:
         css, text = "met", gettext("verified in this evaluation's POC")
     else:
@@ -84,6 +84,6 @@ def verification_badge(f) -> str:
         '<span class="verdict verdict-{}" data-finding="{}" title="{}">{}</span>',
         css,
         f.finding.status,
-        "; ".join(case.shown_title for case in f.cases),
+        "; ".join(case.shown_title for case in f.cases) if with_cases else "",
         text,
     )

@@ -24,7 +24,7 @@ from poc.verification import CONTRADICTED, VERIFIED, derive, outcome, poc_verifi
 from reports.render import report_html
 from reports.snapshot import SCHEMA_VERSION, build_snapshot, snapshot_sha256
 from tests.conftest import make_user
-from tests.factories import add_candidates, declare_none
+from tests.factories import add_candidates, add_member, declare_none
 
 pytestmark = pytest.mark.django_db
 
@@ -376,11 +376,18 @@ def test_admins_review_findings_across_evaluations(client, evaluation, owner, pe
     url = reverse("poc:verification_review")
     client.force_login(owner)  # a tech lead, even the evaluation's owner: not an admin
     assert client.get(url).status_code == 403
-    client.force_login(make_user(roles.ADMIN, username="ada"))
+    admin = make_user(roles.ADMIN, username="ada")
+    client.force_login(admin)
     page = client.get(url).content.decode()
     assert 'data-testid="verification-review"' in page
-    assert "contradicted by the POC" in page and evaluation.title in page
+    assert "contradicted by the POC" in page
     assert "Volcano 1.9.0" in page  # the version tested
+    # Not a member: the finding, not which evaluation it is or its cases.
+    assert evaluation.title not in page and poc["case"].shown_title not in page
+    assert 'data-testid="not-member"' in page
+    add_member(evaluation, admin, "viewer")
+    page = client.get(url).content.decode()
+    assert evaluation.title in page and 'data-testid="not-member"' not in page
     claim = CapabilityClaim.objects.get(solution__slug="slurm", capability__slug="gang-scheduling")
     assert reverse("admin:catalog_capabilityclaim_change", args=[claim.pk]) in page
 
