@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from catalog.models import CapabilityClaim
 from common import roles
 from evaluations import services
 from evaluations.models import Evaluation
@@ -32,6 +33,14 @@ def test_constraints_flag_candidates_and_hold_the_decided_gate(seeded, session, 
     page.wait_for_url(re.compile(r"/evaluations/\d+/context/$"))
     evaluation = Evaluation.objects.get(title="Sovereign GPU pool")
     runai, platform = add_candidates(evaluation, lead, "runai", "enterprise-container-platform")
+    # The platform's vendor documents a self-hosted install; here it is not known yet, so the
+    # check is unverified and offers the verifying POC case.
+    claim = CapabilityClaim.objects.get(
+        solution__slug="enterprise-container-platform", capability__slug="private-deployment"
+    )
+    claim.level, claim.as_of_version = "unknown", ""
+    claim.save()
+    claim.sources.clear()
 
     page.goto(page.url.replace("/context/", "/shortlist/"))
     flagged = page.get_by_test_id(f"constraints-{runai.pk}")
