@@ -128,21 +128,29 @@ class Freshness:
         return self.staleness is not None and self.staleness.reason == UNSOURCED
 
 
+def row_staleness(row, *, on: date | None, latest_version: str) -> Staleness | None:
+    """The staleness rule for a claim or an accelerator support row (its prefetched sources,
+    its checked-on day and theirs), given the latest version of the solution it describes."""
+    sources = list(row.sources.all())
+    return claim_staleness(
+        level=row.level,
+        as_of_version=row.as_of_version,
+        source_as_of=[source.as_of for source in sources],
+        has_sources=bool(sources),
+        on=on,
+        latest_version=latest_version,
+        checked=[row.checked_on, *(source.checked_on for source in sources)],
+    )
+
+
 def claim_freshness(claim: CapabilityClaim, *, on: date) -> Freshness:
     """Reads the claim's prefetched sources and its solution (loaded with it)."""
     sources = list(claim.sources.all())
-    as_of = [source.as_of for source in sources]
+    staleness = row_staleness(claim, on=on, latest_version=claim.solution.latest_version)
     days = [claim.checked_on, *(source.checked_on for source in sources)]
-    staleness = claim_staleness(
-        level=claim.level,
-        as_of_version=claim.as_of_version,
-        source_as_of=as_of,
-        has_sources=bool(sources),
-        on=on,
-        latest_version=claim.solution.latest_version,
-        checked=days,
+    written = checked_as_written(
+        [claim.as_of_version, *(s.as_of for s in sources), *day_texts(days)]
     )
-    written = checked_as_written([claim.as_of_version, *as_of, *day_texts(days)])
     checked, text = written if written else (None, "")
     return Freshness(checked, text, staleness)
 

@@ -15,7 +15,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from catalog.freshness import STALE, STALE_AFTER_MONTHS, claim_staleness, freshness_day
+from catalog.freshness import STALE, STALE_AFTER_MONTHS, freshness_day
+from catalog.selectors import row_staleness
 
 from .constraints import Verdict, constraint_checks
 from .models import Status
@@ -245,20 +246,10 @@ def _stale_names(checks, latest: dict, on) -> list[str]:
     names = []
     for check in checks:
         for cap in check.capabilities:
-            claim = cap.claim
-            if claim is None:
+            if cap.claim is None:
                 continue
-            sources = list(claim.sources.all())
             solution_id = cap.layer.solution_id if cap.layer else check.candidate.solution_id
-            finding = claim_staleness(
-                level=claim.level,
-                as_of_version=claim.as_of_version,
-                source_as_of=[s.as_of for s in sources],
-                has_sources=bool(sources),
-                on=on,
-                latest_version=latest.get(solution_id, ""),
-                checked=[claim.checked_on, *(s.checked_on for s in sources)],
-            )
+            finding = row_staleness(cap.claim, on=on, latest_version=latest.get(solution_id, ""))
             if finding is not None and finding.reason == STALE:
                 names.append(str(cap.capability.name))
     return list(dict.fromkeys(names))

@@ -16,15 +16,15 @@ from tests.factories import make_everything
 pytestmark = pytest.mark.django_db
 
 KEPT = [
-    ("evaluations:evaluation_detail", {}),
-    ("responsibility:matrices", {}),
-    ("responsibility:costs", {}),
-    ("evaluations:evaluation_shortlist", {}),
-    ("evaluations:evaluation_questions", {}),
-    ("evaluations:evaluation_history", {}),
-    ("poc:plan", {}),
-    ("poc:scorecard", {}),
-    ("poc:results", {}),
+    "evaluations:evaluation_detail",
+    "responsibility:matrices",
+    "responsibility:costs",
+    "evaluations:evaluation_shortlist",
+    "evaluations:evaluation_questions",
+    "evaluations:evaluation_history",
+    "poc:plan",
+    "poc:scorecard",
+    "poc:results",
 ]
 
 
@@ -49,8 +49,8 @@ def kept(response) -> bool:
     return response.get("X-Page-Cache") == "hit"
 
 
-@pytest.mark.parametrize("name,_", KEPT)
-def test_each_heavy_tab_is_kept_until_its_evaluation_changes(client, owner, everything, name, _):
+@pytest.mark.parametrize("name", KEPT)
+def test_each_heavy_tab_is_kept_until_its_evaluation_changes(client, owner, everything, name):
     client.force_login(owner)
     first = get(client, name, everything)  # sets the CSRF cookie the key needs
     second = get(client, name, everything)
