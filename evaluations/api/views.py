@@ -62,7 +62,7 @@ class EvaluationListView(generics.ListCreateAPIView):
     filterset_class = EvaluationFilterSet
 
     def get_queryset(self):
-        return evaluation_list_queryset(self.request.user)
+        return evaluation_list_queryset(self.request.user, names=False)
 
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
