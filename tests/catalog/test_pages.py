@@ -96,6 +96,7 @@ def test_detail_shows_when_each_claim_was_checked_and_which_are_stale(client, te
     old, bare = claims.filter(level=SupportLevel.NATIVE)[:2]
     old.sources.set([Source.objects.create(key="old", title="Old", as_of="page dated 2023-02")])
     old.as_of_version = ""
+    old.checked_on = None
     old.save()
     bare.sources.clear()
     bare.as_of_version = ""
@@ -106,7 +107,8 @@ def test_detail_shows_when_each_claim_was_checked_and_which_are_stale(client, te
     body = body.decode()
     stale = body.count('data-testid="stale"')
     assert stale >= 1 and body.count('data-testid="unsourced"') == 1
-    assert "checked 2026-08-20" in body  # a source's commit date, as written
+    assert "checked 2023-02" in body  # a source's date, as written
+    assert "checked 2026-12-03" in body  # a claim's checked-on day
     summary = body[body.index('data-testid="freshness-summary"') :].split("</p>")[0]
     assert f"{stale} claim" in summary and f"{unknown} claim" in summary
     with translation.override("zh-hans"):

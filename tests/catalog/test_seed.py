@@ -13,6 +13,7 @@ from catalog.models import (
     ShortlistRule,
     Solution,
     SolutionType,
+    Source,
     SupportLevel,
 )
 from catalog.services import SEED_FILE, catalog_load_seed
@@ -127,9 +128,18 @@ def test_levels_follow_the_level_rules_where_they_were_corrected():
         assert found.sources.all() and found.as_of_version, found
     # Read in the current KServe documentation, not in the 0.9 pages.
     canary = claim("kubernetes-gpu", "canary-release")
-    assert canary.as_of_version == "KServe 0.16"
+    assert canary.as_of_version == "KServe 0.20"
     assert all("/0.9/" not in s.url for s in canary.sources.all())
     assert "serverless" in canary.note_en
+    # Corrected when the sources were read again on 2026-12-03.
+    assert claim("volcano", "web-ui").level == SupportLevel.ADDON  # volcano-sh/dashboard
+    assert "v1.37" in claim("kubernetes-gpu", "inference-serving").note_en
+    assert claim("volcano", "inference-serving").as_of_version == "Kthena v1.0.0"
+    assert "alpha FailureRecoveryPolicy" in claim("kueue", "job-failure-recovery").note_en
+    # Product documentation and release notes, not vendor articles, issues or third-party mirrors.
+    urls = [s.url for s in Source.objects.filter(claims__isnull=False).distinct()]
+    assert not [u for u in urls if "alauda.cn/blog" in u]
+    assert not [u for u in urls if "/issues/" in u or "pulumi.com" in u]
 
 
 def test_shortlist_rules_cover_spec_1_4():

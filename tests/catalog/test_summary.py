@@ -52,6 +52,7 @@ def test_a_claim_checked_long_ago_counts_as_stale_and_one_without_backing_as_uns
     old = Source.objects.create(key="old-page", title="An old page", as_of="page dated 2024-01-05")
     claim.sources.set([old])
     claim.as_of_version = ""
+    claim.checked_on = None
     claim.save()
     other = (
         CapabilityClaim.objects.filter(solution__slug="slurm", level=SupportLevel.NATIVE)
