@@ -17,7 +17,7 @@ a cell hidden from the viewer (others scored it, they have not yet) counts as un
 and `hidden` says how many verifying cells were left out for that reason.
 
 The global catalog is never changed from here: staff review the findings across evaluations
-(`all_findings`, the staff page) and update claims themselves.
+(`verification_review.findings_page`, the staff page) and update claims themselves.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from poc.verification import CONTRADICTED, VERIFIED, derive, outcome, poc_verifi
 from reports.render import report_html
 from reports.snapshot import SCHEMA_VERSION, build_snapshot, snapshot_sha256
 from tests.conftest import make_user
-from tests.factories import add_candidates, add_member, declare_none
+from tests.factories import add_candidates, add_member, declare_none, make_evaluation
 
 pytestmark = pytest.mark.django_db
 
@@ -390,6 +390,37 @@ def test_admins_review_findings_across_evaluations(client, evaluation, owner, pe
     assert evaluation.title in page and 'data-testid="not-member"' not in page
     claim = CapabilityClaim.objects.get(solution__slug="slurm", capability__slug="gang-scheduling")
     assert reverse("admin:catalog_capabilityclaim_change", args=[claim.pk]) in page
+
+
+def test_the_review_pages_evaluations_and_reads_a_page_in_a_fixed_number_of_queries(
+    client, evaluation, owner, people, poc, monkeypatch, django_assert_max_num_queries
+):
+    from poc import verification_review
+
+    score(poc["case"], poc["slurm"], poc["r1"], "2")
+    admin = make_user(roles.ADMIN, username="ada")
+    client.force_login(admin)
+    url = reverse("poc:verification_review")
+    with django_assert_max_num_queries(60) as one:
+        assert client.get(url).status_code == 200
+    # A second evaluation with a finding, changed later: it comes first, one per page.
+    other = make_evaluation(owner, title="Second evaluation")
+    add_member(other, people[MemberRole.EDITOR], "editor")
+    add_member(other, people[MemberRole.REVIEWER], "reviewer")
+    slurm, volcano = add_candidates(other, owner, "slurm", "volcano")
+    services.plan_init(user=owner, evaluation=other)
+    declare_none(other, owner, people[MemberRole.EDITOR], people[MemberRole.REVIEWER])
+    case = other.poc_cases.get(source_case__key="gang_under_contention")
+    score(case, volcano, people[MemberRole.REVIEWER], "1")
+    add_member(other, admin, "viewer")
+    monkeypatch.setattr(verification_review, "EVALUATIONS_PER_PAGE", 1)
+    with django_assert_max_num_queries(len(one.captured_queries) + 2):
+        first = client.get(url).content.decode()
+    assert "Second evaluation" in first and 'data-testid="pager"' in first
+    assert "Findings of 2 evaluations" in first
+    second = client.get(url, {"page": 2}).content.decode()
+    assert "Second evaluation" not in second and 'data-testid="not-member"' in second
+    assert client.get(url, {"page": "x"}).status_code == 200  # the first page
 
 
 # --- report ----------------------------------------------------------------------------------
