@@ -52,6 +52,11 @@ class ReportRun(models.Model):
                 condition=models.Q(status__in=RunStatus.values), name="report_run_status_valid"
             )
         ]
+        # The metrics scrape counts runs per status and aggregates those finished lately
+        # (reports/metrics.py): one index serves both as the table grows.
+        indexes = [
+            models.Index(fields=["status", "finished_at"], name="report_run_status_finished")
+        ]
 
     def __str__(self) -> str:
         return f"{self.evaluation} · {self.language} · {self.get_status_display()}"
