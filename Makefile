@@ -11,7 +11,7 @@ PORT ?= 8000
 OIDC_PROVIDER := tests/oidc_provider
 
 .PHONY: run test install install-test system-deps system-deps-test translations migrate messages seed \
-	lint format worker beat bench clean
+	lint format worker beat bench bench-scale clean
 
 run: install translations
 	@mkdir -p var
@@ -84,6 +84,13 @@ beat: install translations
 bench: install translations
 	$(BIN)/python bench/catalog_compare.py
 	$(BIN)/python bench/report_render.py
+
+# Lists, tabs and a load mix at 1,000 evaluations (bench/scale.py): PostgreSQL only, in a
+# database of its own, e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/shortlist_scale.
+bench-scale: install translations
+	@case "$$DATABASE_URL" in postgres*) ;; \
+	  *) echo "make bench-scale needs DATABASE_URL=postgres://... (a database of its own)"; exit 2;; esac
+	$(BIN)/python bench/scale.py
 
 clean:
 	rm -rf $(VENV) staticfiles .ruff_cache
