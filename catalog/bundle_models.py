@@ -1,4 +1,4 @@
-"""The record of each catalog bundle imported into this installation (catalog/bundle.py).
+"""The record of each catalog bundle imported into this installation (catalog/bundle/).
 
 It lives outside models.py so that the bundle feature stays in files of its own; models.py
 imports it on its last line, which is how Django and makemigrations find it."""

@@ -1,4 +1,4 @@
-"""Catalog bundles (catalog/bundle.py): export, refusals, what a bundle would change, an apply
+"""Catalog bundles (catalog/bundle/): export, refusals, what a bundle would change, an apply
 that is all or nothing and names who imported it, the commands and the page."""
 
 import hashlib
@@ -183,7 +183,7 @@ def test_damaged_or_foreign_files_are_refused_with_what_to_do(make, expected):
 
 
 def test_a_file_over_the_limit_is_refused(monkeypatch):
-    monkeypatch.setattr("catalog.bundle.MAX_BYTES", 1000)
+    monkeypatch.setattr("catalog.bundle.read.MAX_BYTES", 1000)
     assert "larger than" in refusal(bundle_export())
 
 

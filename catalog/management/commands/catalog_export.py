@@ -1,5 +1,5 @@
 """manage.py catalog_export <path> [--as <username>]: write this installation's catalog as a
-bundle (catalog/bundle.py) for another installation to import."""
+bundle (catalog/bundle/) for another installation to import."""
 
 from pathlib import Path
 

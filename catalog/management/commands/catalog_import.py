@@ -1,5 +1,5 @@
 """manage.py catalog_import <path> [--dry-run] [--as <username>]: say what a catalog bundle
-would change, then apply it all or nothing (catalog/bundle.py); --dry-run changes nothing."""
+would change, then apply it all or nothing (catalog/bundle/); --dry-run changes nothing."""
 
 from pathlib import Path
 
