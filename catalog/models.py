@@ -302,7 +302,31 @@ class Solution(models.Model):
         return [line.strip() for line in (self.limits or "").splitlines() if line.strip()]
 
 
-class CapabilityClaim(VersionedModel):
+class Evidence(models.Model):
+    """A level and what backs it: shared by claims and accelerator support (each adds its own
+    sources, whose reverse names differ)."""
+
+    level = models.CharField(
+        _("support level"),
+        max_length=10,
+        choices=SupportLevel.choices,
+        default=SupportLevel.UNKNOWN,
+        help_text=LEVEL_RULES,
+    )
+    note = BoundedTextField(_("note"), blank=True)
+    as_of_version = models.CharField(_("as-of version"), max_length=100, blank=True)
+    checked_on = models.DateField(
+        _("checked on"),
+        null=True,
+        blank=True,
+        help_text=_("The day the claim was last checked against its sources."),
+    )
+
+    class Meta:
+        abstract = True
+
+
+class CapabilityClaim(Evidence, VersionedModel):
     """What a solution can do for one capability, with its evidence. Every save, wherever it
     comes from (the solution page, the admin, the API, a seed or bundle load), moves the version,
     so an edit opened on an older one is refused."""
@@ -313,23 +337,8 @@ class CapabilityClaim(VersionedModel):
     capability = models.ForeignKey(
         Capability, on_delete=models.CASCADE, related_name="claims", verbose_name=_("capability")
     )
-    level = models.CharField(
-        _("support level"),
-        max_length=10,
-        choices=SupportLevel.choices,
-        default=SupportLevel.UNKNOWN,
-        help_text=LEVEL_RULES,
-    )
-    note = BoundedTextField(_("note"), blank=True)
     sources = models.ManyToManyField(
         Source, blank=True, related_name="claims", verbose_name=_("sources")
-    )
-    as_of_version = models.CharField(_("as-of version"), max_length=100, blank=True)
-    checked_on = models.DateField(
-        _("checked on"),
-        null=True,
-        blank=True,
-        help_text=_("The day the claim was last checked against its sources."),
     )
     verified_in_poc = models.BooleanField(_("verified in a POC"), default=False)
 
@@ -439,7 +448,7 @@ class AcceleratorFamily(OrderedModel):
         return names_in(text, [self.name_en or "", *self.alias_list()])
 
 
-class AcceleratorSupport(models.Model):
+class AcceleratorSupport(Evidence):
     """Whether a solution schedules one accelerator family, with its evidence. A pair with no
     row was not documented (unknown)."""
 
@@ -455,19 +464,9 @@ class AcceleratorSupport(models.Model):
         related_name="support",
         verbose_name=_("accelerator family"),
     )
-    level = models.CharField(
-        _("support level"),
-        max_length=10,
-        choices=SupportLevel.choices,
-        default=SupportLevel.UNKNOWN,
-        help_text=LEVEL_RULES,
-    )
-    note = BoundedTextField(_("note"), blank=True)
     sources = models.ManyToManyField(
         Source, blank=True, related_name="accelerator_support", verbose_name=_("sources")
     )
-    as_of_version = models.CharField(_("as-of version"), max_length=100, blank=True)
-    checked_on = models.DateField(_("checked on"), null=True, blank=True)
 
     class Meta:
         ordering = ["solution", "family"]
