@@ -126,13 +126,25 @@ PAGE_CACHE_ENTRIES = env.int("PAGE_CACHE_ENTRIES", default=200)
 CATALOG_STALE_AFTER_MONTHS = env.int("CATALOG_STALE_AFTER_MONTHS", default=12)
 # The largest catalog bundle (zip) an administrator may upload or import, packed or unpacked.
 CATALOG_BUNDLE_MAX_BYTES = env.int("CATALOG_BUNDLE_MAX_BYTES", default=20 * 1024 * 1024)
+# Where kept tabs live: each web process's memory by default (a tab is then rendered once per
+# process after a change), or one Redis database all processes share (PAGE_CACHE_URL, e.g.
+# redis://127.0.0.1:6379/3: a database of its own, entries expire after PAGE_CACHE_SECONDS).
+PAGE_CACHE_URL = env("PAGE_CACHE_URL", default="")
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "pages": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "pages",
-        "OPTIONS": {"MAX_ENTRIES": PAGE_CACHE_ENTRIES},
-    },
+    "pages": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": PAGE_CACHE_URL,
+            "KEY_PREFIX": "shortlist-pages",
+        }
+        if PAGE_CACHE_URL
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "pages",
+            "OPTIONS": {"MAX_ENTRIES": PAGE_CACHE_ENTRIES},
+        }
+    ),
 }
 
 AUTHENTICATION_BACKENDS = [

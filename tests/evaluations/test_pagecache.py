@@ -1,6 +1,8 @@
 """Kept tabs (evaluations/pagecache.py): a heavy tab is rendered once per stamp, viewer, language
 and request, and any change to what it shows, membership, or the viewer renders it again."""
 
+from urllib.parse import urlparse
+
 import pytest
 from django.contrib import messages
 from django.contrib.messages.storage.base import Message
@@ -124,3 +126,47 @@ def test_no_page_is_kept_when_switched_off(client, owner, everything):
     client.force_login(owner)
     for _ in range(3):
         assert not kept(get(client, "poc:scorecard", everything))
+
+
+def test_kept_tabs_can_live_in_one_redis_database_every_process_shares(
+    client, owner, everything, redis_url
+):
+    import redis
+    from django.conf import settings
+    from django.core.cache import caches
+
+    url = urlparse(redis_url)._replace(path="/13").geturl()  # a database of its own
+    pages = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": "shortlist-pages",
+    }
+    with override_settings(CACHES={**settings.CACHES, "pages": pages}):
+        caches["pages"].clear()
+        client.force_login(owner)
+        get(client, "poc:scorecard", everything)
+        second = get(client, "poc:scorecard", everything)
+        third = get(client, "poc:scorecard", everything)
+        assert kept(third) and third.content == second.content
+        assert redis.Redis.from_url(url).keys("shortlist-pages:*")
+        everything.title = "Renamed: a marker 91c4"
+        everything.save()
+        renamed = get(client, "poc:scorecard", everything)
+        assert not kept(renamed) and "Renamed: a marker 91c4" in renamed.content.decode()
+        caches["pages"].clear()
+
+
+def test_page_cache_url_puts_kept_tabs_in_redis(monkeypatch):
+    import importlib
+
+    import config.settings.base as base
+
+    monkeypatch.setenv("PAGE_CACHE_URL", "redis://127.0.0.1:6379/13")
+    try:
+        pages = importlib.reload(base).CACHES["pages"]
+        assert pages["BACKEND"].endswith("RedisCache")
+        assert pages["LOCATION"] == "redis://127.0.0.1:6379/13"
+    finally:
+        monkeypatch.delenv("PAGE_CACHE_URL")
+        importlib.reload(base)
+    assert base.CACHES["pages"]["BACKEND"].endswith("LocMemCache")
