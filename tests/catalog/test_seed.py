@@ -100,7 +100,9 @@ def test_levels_follow_the_fact_sheet_on_spot_checks():
     assert level("volcano", "gang-scheduling") == SupportLevel.NATIVE
     assert level("kubernetes-gpu", "gang-scheduling") == SupportLevel.ADDON
     assert level("slurm", "inference-serving") == SupportLevel.NONE
-    assert level("kuberay", "hybrid-bursting") == SupportLevel.UNKNOWN
+    # The fact sheet has "?"; read again on 2026-12-03: Kueue's MultiKueue dispatches RayJobs and
+    # RayClusters to other clusters (managedBy), a separately installed component.
+    assert level("kuberay", "hybrid-bursting") == SupportLevel.ADDON
 
 
 def test_levels_follow_the_level_rules_where_they_were_corrected():
