@@ -104,6 +104,11 @@ class ClaimEditForm(forms.Form):
         max_length=1000,
         help_text=_("Source keys, separated by commas, e.g. SL-gres, SL-conf."),
     )
+    verified_in_poc = forms.BooleanField(
+        label=_("Verified in a POC"),
+        required=False,
+        help_text=_("An evaluation's POC confirmed this level (see the POC verifications to review)."),
+    )
     note_en = forms.CharField(
         label=_("Note (English)"),
         required=False,
@@ -149,6 +154,7 @@ class ClaimEditForm(forms.Form):
                 "as_of_version": claim.as_of_version,
                 "checked_on": claim.checked_on,
                 "sources": ", ".join(s.key for s in claim.sources.all()),
+                "verified_in_poc": claim.verified_in_poc,
                 "note_en": claim.note_en,
                 "note_zh_hans": claim.note_zh_hans,
             }

@@ -54,6 +54,7 @@ def test_an_admin_edits_both_notes_sources_and_checked_on_in_place(client, admin
             sources="SL-sched, SL-conf",
             note_en="Backfill works; reservations are limited (marker e1).",
             note_zh_hans="支持回填，但预留有限（标记 e1）。",
+            verified_in_poc="on",
         ),
         headers={"HX-Request": "true"},
     )
@@ -61,7 +62,7 @@ def test_an_admin_edits_both_notes_sources_and_checked_on_in_place(client, admin
     assert "marker e1" in saved.content.decode() and "<html" not in saved.content.decode()
     claim = claim_of()
     assert claim.level == SupportLevel.PARTIAL
-    assert claim.checked_on == datetime.date(2026, 11, 30)
+    assert claim.checked_on == datetime.date(2026, 11, 30) and claim.verified_in_poc
     assert sorted(s.key for s in claim.sources.all()) == ["SL-conf", "SL-sched"]
     assert claim.note_zh_hans == "支持回填，但预留有限（标记 e1）。"
     record = claim.history.order_by("-history_id").first()

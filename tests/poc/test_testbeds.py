@@ -389,7 +389,7 @@ def test_admins_review_findings_across_evaluations(client, evaluation, owner, pe
     page = client.get(url).content.decode()
     assert evaluation.title in page and 'data-testid="not-member"' not in page
     claim = CapabilityClaim.objects.get(solution__slug="slurm", capability__slug="gang-scheduling")
-    assert reverse("admin:catalog_capabilityclaim_change", args=[claim.pk]) in page
+    assert reverse("catalog:claim_edit", args=["slurm", "gang-scheduling"]) in page
 
 
 def test_the_review_pages_evaluations_and_reads_a_page_in_a_fixed_number_of_queries(

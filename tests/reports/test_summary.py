@@ -51,7 +51,7 @@ def plant_caveats(slug: str) -> dict:
         as_of="2020-01-05",
     )
     old.sources.set([source])
-    CapabilityClaim.objects.filter(pk=old.pk).update(as_of_version="")
+    CapabilityClaim.objects.filter(pk=old.pk).update(as_of_version="", checked_on=None)
     return {
         "unknown": [c.capability for c in unknown],
         "unsourced": unsourced.capability,
