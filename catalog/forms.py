@@ -107,7 +107,9 @@ class ClaimEditForm(forms.Form):
     verified_in_poc = forms.BooleanField(
         label=_("Verified in a POC"),
         required=False,
-        help_text=_("An evaluation's POC confirmed this level (see the POC verifications to review)."),
+        help_text=_(
+            "An evaluation's POC confirmed this level (see the POC verifications to review)."
+        ),
     )
     note_en = forms.CharField(
         label=_("Note (English)"),
