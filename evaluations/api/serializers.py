@@ -100,7 +100,7 @@ class EvaluationListSerializer(serializers.Serializer):
         return row.status.reminders
 
     def to_representation(self, row):
-        e, status = row.evaluation, row.status
+        e = row.evaluation
         return {
             "id": e.pk,
             "url": self.get_url(row),
@@ -109,9 +109,9 @@ class EvaluationListSerializer(serializers.Serializer):
             "status": e.status,
             "scenarios": self.get_scenarios(row),
             "my_role": e.my_role,
-            "candidate_count": e.shortlisted_count,
-            "progress": {"answered": status.answered, "total": status.total},
-            "open_reminders": status.reminders,
+            "candidate_count": self.get_candidate_count(row),
+            "progress": self.get_progress(row),
+            "open_reminders": self.get_open_reminders(row),
             "updated_at": self.fields["updated_at"].to_representation(e.updated_at),
         }
 
