@@ -7,13 +7,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import yaml
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from common.concurrency import lock_and_check
 from common.exceptions import Forbidden
+from common.seeding import load_yaml
 
 from .models import (
     AcceleratorFamily,
@@ -122,7 +122,7 @@ def catalog_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
 
     Rows that admins added and that the seed does not name are left alone.
     """
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    data = load_yaml(Path(path).read_text(encoding="utf-8"))
     sources = {}
     for item in data["sources"]:
         sources[item["key"]] = _upsert(

@@ -3,6 +3,12 @@
 
 from collections.abc import Callable
 
+import yaml
+
+# libyaml's parser when PyYAML was built with it (the wheels are): the catalog parses in a
+# tenth of the time. Same safe constructor, so the same values either way.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 LOADERS: list[tuple[str, Callable[[], dict[str, int]]]] = []
 
 
@@ -22,3 +28,8 @@ def texts(field: str, value: dict | None) -> dict[str, str]:
     """A seed file's {en: .., zh: ..} as modeltranslation's `<field>_en` / `<field>_zh_hans`."""
     value = value or {}
     return {f"{field}_en": value.get("en", ""), f"{field}_zh_hans": value.get("zh", "")}
+
+
+def load_yaml(text: str):
+    """yaml.safe_load, with libyaml's parser where it is available."""
+    return yaml.load(text, Loader=_LOADER)  # noqa: S506 - a safe loader

@@ -2,11 +2,10 @@
 
 from pathlib import Path
 
-import yaml
 from django.db import transaction
 
 from catalog.models import Capability
-from common.seeding import texts
+from common.seeding import load_yaml, texts
 
 from .models import Constraint, ContextQuestion, FiveQuestion
 
@@ -16,7 +15,7 @@ CONSTRAINTS_FILE = SEED_FILE.with_name("constraints.yaml")
 
 @transaction.atomic
 def questions_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    data = load_yaml(Path(path).read_text(encoding="utf-8"))
     for order, item in enumerate(data["context_questions"], start=1):
         ContextQuestion.objects.update_or_create(
             key=item["key"],
@@ -47,7 +46,7 @@ def questions_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
 @transaction.atomic
 def constraints_load_seed(*, path: Path = CONSTRAINTS_FILE) -> dict[str, int]:
     """The hard constraints and the capabilities each needs (after the catalog is seeded)."""
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    data = load_yaml(Path(path).read_text(encoding="utf-8"))
     capabilities = {c.slug: c for c in Capability.objects.all()}
     for order, item in enumerate(data["constraints"], start=1):
         constraint, _created = Constraint.objects.update_or_create(

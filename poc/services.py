@@ -10,7 +10,6 @@ import uuid
 from decimal import Decimal
 from pathlib import Path
 
-import yaml
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
@@ -23,7 +22,7 @@ from common.concurrency import bump, lock_and_check, lock_or_new
 from common.exceptions import Conflict, Forbidden
 from common.history import save_as
 from common.numbers import parse_decimal
-from common.seeding import texts
+from common.seeding import load_yaml, texts
 from evaluations.models import Candidate, CandidateStatus, Evaluation
 
 from . import scoring
@@ -85,7 +84,7 @@ def _decimal(value, field: str) -> Decimal | None:
 @transaction.atomic
 def poc_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
     """Load the test-case library and scenario profiles (idempotent, matched by key)."""
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    data = load_yaml(Path(path).read_text(encoding="utf-8"))
     groups = {}
     for order, item in enumerate(data["groups"], start=1):
         groups[item["key"]], _created = TestGroup.objects.update_or_create(

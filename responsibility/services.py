@@ -6,7 +6,6 @@ from __future__ import annotations
 from decimal import Decimal
 from pathlib import Path
 
-import yaml
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
@@ -16,6 +15,7 @@ from common.concurrency import bump, lock_or_new
 from common.exceptions import Conflict
 from common.history import save_as
 from common.numbers import parse_decimal
+from common.seeding import load_yaml
 from evaluations.models import Candidate, CandidateStatus, Evaluation, FiveQuestion
 from evaluations.services import evaluation_require_editable
 
@@ -26,7 +26,7 @@ SEED_FILE = Path(__file__).resolve().parent / "seed" / "responsibility.yaml"
 
 
 def _seed() -> dict:
-    return yaml.safe_load(SEED_FILE.read_text(encoding="utf-8"))
+    return load_yaml(SEED_FILE.read_text(encoding="utf-8"))
 
 
 # --- seed ------------------------------------------------------------------------------------

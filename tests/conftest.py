@@ -17,6 +17,7 @@ from pytest_django.plugin import blocking_manager_key
 from common import roles
 from common.seeding import seed_all
 from tests.factories import UserFactory, add_member, make_evaluation
+from tests.seedstate import STATE as SEEDED
 
 IN_CI = bool(os.environ.get("CI"))
 
@@ -41,12 +42,15 @@ def django_db_setup(django_db_setup, django_db_blocker):
     """Every test database starts with all seeded content."""
     with django_db_blocker.unblock():
         seed_all()
+        SEEDED.capture()
 
 
 @pytest.fixture
 def seeded(transactional_db):
-    """For tests that commit (live server, workers): the seeded content, committed."""
-    seed_all()
+    """For tests that commit (live server, workers): the seeded content, committed. The
+    session's seed and every flush's restore leave it there; this only checks it is."""
+    if not SEEDED.is_present():
+        SEEDED.restore()
 
 
 TRANSACTIONAL_FIXTURES = {"transactional_db", "live_server", "django_db_reset_sequences"}
@@ -62,12 +66,13 @@ def _commits(item) -> bool:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_teardown(item, nextitem):
     """A test that commits ends with a flush of every table (Django's TransactionTestCase),
-    seeded content and role groups included. Seed again once the flush is done, so the tests
-    after it, and the next run on the same database, find what a fresh database has."""
+    seeded content and role groups included. Put it back once the flush is done (the rows the
+    session's seed left, tests/seedstate.py), so the tests after it, and the next run on the
+    same database, find what a fresh database has."""
     yield
     if _commits(item):
         with item.config.stash[blocking_manager_key].unblock():
-            seed_all()
+            SEEDED.restore()
 
 
 def _uses_rolled_back_db(request) -> bool:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import yaml
 from django.utils.translation import gettext as _
 
+from common.seeding import load_yaml
+
 from .common import CATALOG_NAME, FORMAT, FORMAT_VERSION, MANIFEST_NAME, MAX_BYTES, BundleRefused
 from .normalise import normalise
 
@@ -124,7 +126,7 @@ def bundle_read(data: bytes) -> Bundle:
             _export_again(),
         )
     try:
-        parsed = yaml.safe_load(yaml_bytes.decode("utf-8"))
+        parsed = load_yaml(yaml_bytes.decode("utf-8"))
     except UnicodeDecodeError:
         raise _refuse(_("catalog.yaml is not UTF-8 text."), _export_again()) from None
     except yaml.YAMLError as exc:
