@@ -126,13 +126,16 @@ def bundle_read(data: bytes) -> Bundle:
             _export_again(),
         )
     try:
-        parsed = load_yaml(yaml_bytes.decode("utf-8"))
+        text = yaml_bytes.decode("utf-8")
+        parsed = load_yaml(text)
     except UnicodeDecodeError:
         raise _refuse(_("catalog.yaml is not UTF-8 text."), _export_again()) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         if mark is not None:
-            text = _("catalog.yaml is not valid YAML (line %(line)d).") % {"line": mark.line + 1}
+            # libyaml marks a fault found at the end of the file on the line after the last.
+            line = min(mark.line + 1, text.count("\n") + 1)
+            text = _("catalog.yaml is not valid YAML (line %(line)d).") % {"line": line}
         else:
             text = _("catalog.yaml is not valid YAML.")
         raise _refuse(text, _export_again()) from None

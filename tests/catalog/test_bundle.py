@@ -175,6 +175,7 @@ def test_a_changed_catalog_without_a_new_hash_is_refused():
         (lambda d: rezip(d, add={"../evil.py": b"x"}), "never has: ../evil.py"),
         (lambda d: rezip(d, manifest={"format": "other"}), "not a catalog bundle's manifest"),
         (lambda d: rezip(d, yaml_text="sources: [unclosed"), "not valid YAML (line 1)"),
+        (lambda d: rezip(d, yaml_text="a: 1\n  b: 2\nc: 3\n"), "not valid YAML (line 2)"),
         (lambda d: rezip(d, yaml_text="!!python/object:os.system {}"), "not valid YAML"),
     ],
 )
