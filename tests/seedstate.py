@@ -84,15 +84,13 @@ def _sequences_past_restored_ids(models) -> None:
             pk = model._meta.pk
             if pk.get_internal_type() not in ("AutoField", "BigAutoField", "SmallAutoField"):
                 continue
-            table, column = model._meta.db_table, pk.column
-            cursor.execute("SELECT pg_get_serial_sequence(%s, %s)", [qn(table), column])
-            sequence = cursor.fetchone()[0]
-            if sequence:
-                cursor.execute(
-                    f"SELECT setval(%s, GREATEST((SELECT MAX({qn(column)}) FROM {qn(table)}),"
-                    f" (SELECT last_value FROM {sequence})))",
-                    [sequence],
-                )
+            table, column = qn(model._meta.db_table), qn(pk.column)
+            cursor.execute(
+                f"SELECT setval(seq, GREATEST((SELECT MAX({column}) FROM {table}),"
+                " pg_sequence_last_value(seq))) FROM (SELECT"
+                " pg_get_serial_sequence(%s, %s)::regclass AS seq) AS found WHERE seq IS NOT NULL",
+                [table, pk.column],
+            )
 
 
 STATE = SeededState()

@@ -126,15 +126,15 @@ def bundle_read(data: bytes) -> Bundle:
             _export_again(),
         )
     try:
-        text = yaml_bytes.decode("utf-8")
-        parsed = load_yaml(text)
+        source = yaml_bytes.decode("utf-8")
+        parsed = load_yaml(source)
     except UnicodeDecodeError:
         raise _refuse(_("catalog.yaml is not UTF-8 text."), _export_again()) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         if mark is not None:
             # libyaml marks a fault found at the end of the file on the line after the last.
-            line = min(mark.line + 1, text.count("\n") + 1)
+            line = min(mark.line + 1, source.count("\n") + 1)
             text = _("catalog.yaml is not valid YAML (line %(line)d).") % {"line": line}
         else:
             text = _("catalog.yaml is not valid YAML.")
