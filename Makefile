@@ -9,6 +9,9 @@ MANAGE := $(BIN)/python manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 OIDC_PROVIDER := tests/oidc_provider
+# The suite runs in parallel (pytest-xdist): one worker per core by default. Tests that share an
+# expensive set-up are grouped onto one worker (xdist_group, --dist loadgroup).
+TEST_WORKERS ?= auto
 
 .PHONY: run test install install-test system-deps system-deps-test translations migrate messages seed \
 	lint format worker beat bench bench-scale clean
@@ -26,7 +29,7 @@ run: install translations
 test: install-test translations
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup --durations=25 $(PYTEST_ARGS)
 
 system-deps:
 	bin/install-system-deps

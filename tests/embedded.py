@@ -5,6 +5,7 @@ worker process side by side. Nothing here touches the test database or Redis."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import shutil
 import signal
@@ -124,10 +125,26 @@ def stop_process(process: subprocess.Popen, timeout: float = 10) -> None:
             process.wait()
 
 
+# Ports for the servers tests start (gunicorn, slapd, the OpenID provider, moto): each pytest-xdist
+# worker takes them from a range of its own, below the kernel's ephemeral ports (32768 and up),
+# so two workers never pick the same one between checking it is free and binding it.
+PORTS_FROM, PORTS_PER_WORKER = 20000, 1000
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+_PORTS = itertools.count(PORTS_FROM + int(_WORKER[2:] or 0) * PORTS_PER_WORKER)
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """The next port of this worker's range that nothing listens on."""
+    for port in _PORTS:
+        if (port - PORTS_FROM) % PORTS_PER_WORKER == PORTS_PER_WORKER - 1:
+            raise RuntimeError(f"test worker {_WORKER} used up its {PORTS_PER_WORKER} ports")
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise AssertionError("unreachable")
 
 
 def processes_of(folder: Path) -> list[int]:

@@ -1,7 +1,49 @@
 """Settings for the test suite. DATABASE_URL/REDIS_URL point it at PostgreSQL and Redis in CI."""
 
-from .base import *  # noqa: F403
-from .base import STORAGES, env
+import os
+from urllib.parse import urlparse
+
+# --- Parallel runs (pytest-xdist) -------------------------------------------------------------
+# Each xdist worker (PYTEST_XDIST_WORKER = gw0, gw1, ...) is a process of its own, and everything
+# a test shares with the machine is its own too: the test database (pytest-django adds the
+# worker's suffix to a PostgreSQL name; SQLite stays in the process's memory, below), the Redis
+# databases (here), ports (every server a test starts binds a free one) and folders (MEDIA_ROOT
+# below, pytest's tmp_path). A serial run is worker 0.
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+WORKER_INDEX = int(XDIST_WORKER[2:]) if XDIST_WORKER.startswith("gw") else 0
+# The Redis databases a worker owns: REDIS_DATABASES_PER_WORKER of them, from 1 + index x that
+# (database 0 is left to whoever uses the server by hand). Celery's broker and results use the
+# first; a test that needs one of its own (a shared page cache) takes the next. Kombu prefixes
+# its broadcast channels with the database number, so workers never hear each other's control
+# messages either.
+REDIS_DATABASES_PER_WORKER = 2
+if (1 + WORKER_INDEX) * REDIS_DATABASES_PER_WORKER >= 16:
+    raise RuntimeError(f"Redis has 16 databases: too many test workers ({XDIST_WORKER}).")
+
+
+def redis_database_url(url: str, offset: int = 0) -> str:
+    """`url` moved to this worker's own Redis database number `offset` (0 or 1)."""
+    number = 1 + WORKER_INDEX * REDIS_DATABASES_PER_WORKER + offset
+    return urlparse(url)._replace(path=f"/{number}").geturl() if url else ""
+
+
+# Moved before the base settings read it. A process started by a test (a worker, a second web
+# server) inherits the moved REDIS_URL and the mark naming its worker, so it stays on the same
+# database; a worker started by pytest-xdist inherits its controller's mark and moves again,
+# from the URL it was given.
+if os.environ.get("SHORTLIST_TEST_REDIS_MOVED", "-") != XDIST_WORKER:
+    os.environ.setdefault("SHORTLIST_TEST_REDIS_GIVEN", os.environ.get("REDIS_URL", ""))
+    os.environ["REDIS_URL"] = redis_database_url(os.environ["SHORTLIST_TEST_REDIS_GIVEN"])
+    os.environ["SHORTLIST_TEST_REDIS_MOVED"] = XDIST_WORKER
+
+from .base import *  # noqa: E402, F403
+from .base import DATABASES, STORAGES, env  # noqa: E402
+
+# SQLite: the test database lives in memory (per process). pytest-django would otherwise name a
+# file after DATABASE_URL's, because the metrics wrapper hides the SQLite engine from it.
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    DATABASES["default"].setdefault("TEST", {})
+    DATABASES["default"]["TEST"].setdefault("NAME", ":memory:")
 
 DEBUG = False
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="test-only-not-secret")

@@ -11,7 +11,8 @@ from poc.models import Consensus, PlanCase, Score
 from reports.models import ReportRun, RunStatus
 from responsibility.models import AreaRow, Cell
 
-pytestmark = pytest.mark.django_db
+# The generated data is made once, by the one worker that runs this module.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("scale-data")]
 
 EVALUATIONS = 6  # five in bulk and the large one, here small
 SCORES = 150

@@ -11,7 +11,8 @@ import pytest
 from tests.browser.checks import watch_console
 from tests.embedded import DEMO_PASSWORD
 
-pytestmark = pytest.mark.browser
+# One worker prepares the embedded database (conftest.embedded_template) for both modules.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("embedded")]
 
 
 def test_requesting_answers_at_once_and_the_list_follows_the_worker(browser, embedded_site):

@@ -1,8 +1,6 @@
 """Kept tabs (evaluations/pagecache.py): a heavy tab is rendered once per stamp, viewer, language
 and request, and any change to what it shows, membership, or the viewer renders it again."""
 
-from urllib.parse import urlparse
-
 import pytest
 from django.contrib import messages
 from django.contrib.messages.storage.base import Message
@@ -135,7 +133,9 @@ def test_kept_tabs_can_live_in_one_redis_database_every_process_shares(
     from django.conf import settings
     from django.core.cache import caches
 
-    url = urlparse(redis_url)._replace(path="/13").geturl()  # a database of its own
+    from config.settings.test import redis_database_url
+
+    url = redis_database_url(redis_url, 1)  # a database of its own (this test worker's second)
     pages = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": url,

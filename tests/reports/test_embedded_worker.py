@@ -5,7 +5,12 @@ Ctrl-C leaves no worker behind. (Independent of the test database and of Redis: 
 
 import time
 
+import pytest
+
 from tests.embedded import processes_of, signed_in
+
+# One worker prepares the embedded database (conftest.embedded_template) for both modules.
+pytestmark = pytest.mark.xdist_group("embedded")
 
 SECTIONS = ["questions", "matrices"]
 

@@ -26,7 +26,8 @@ from reports.snapshot import build_snapshot, snapshot_sha256
 from tests.conftest import require_service
 from tests.reports import print_checks as pc
 
-pytestmark = pytest.mark.print_layout
+# The demo reports are rendered once, by the one worker that runs this module.
+pytestmark = [pytest.mark.print_layout, pytest.mark.xdist_group("print-layout")]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "print-layout"
 LANGUAGES = ("en", "zh-hans")
