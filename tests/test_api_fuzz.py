@@ -61,10 +61,13 @@ from tests.factories import (
     SolutionTypeFactory,
     make_everything,
 )
+from tests.sampling import EXHAUSTIVE
 
 pytestmark = pytest.mark.django_db
 
-MAX_EXAMPLES = 6  # per operation and generation mode: the whole test stays within minutes
+# Per operation and generation mode: every operation in every run; SHORTLIST_EXHAUSTIVE=1 draws
+# three times as many cases (tests/sampling.py).
+MAX_EXAMPLES = 12 if EXHAUSTIVE else 4
 # Not negative_data_rejection: DRF accepts some input the schema calls invalid, by design (a
 # number for a text field, 0/1 for a boolean, a limit or offset it cannot read falls back to the
 # default page, form bodies are flat key-values). Negative cases still run every check below.
