@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from common.fields import text_limit
-from common.forms import VersionField
+from common.forms import DateInput, VersionField
 
 from .models import (
     LEVEL_RULES,
@@ -95,7 +95,7 @@ class ClaimEditForm(forms.Form):
     checked_on = forms.DateField(
         label=_("Checked on"),
         required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=DateInput(),
         error_messages={"invalid": _("Give the day as YYYY-MM-DD.")},
     )
     sources = forms.CharField(

@@ -81,3 +81,14 @@ def number_formfield(db_field, **kwargs):
     elif isinstance(db_field, models.IntegerField) and not db_field.choices:
         kwargs.setdefault("form_class", IntegerField)
     return db_field.formfield(**kwargs)
+
+
+class DateInput(forms.DateInput):
+    """A browser date picker (`type=date`). Its value is always ISO (2026-12-04), whatever the
+    language: the field accepts nothing else and shows a localised value (2026/12/04) as empty,
+    so saving the form again would clear the date."""
+
+    input_type = "date"
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs, format="%Y-%m-%d")

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.models import Scenario, Solution, SolutionType
 from common.fields import text_limit
-from common.forms import IntegerField, VersionField
+from common.forms import DateInput, IntegerField, VersionField
 
 from .models import (
     FACT_FLAGS,
@@ -252,9 +252,7 @@ class DecisionForm(forms.Form):
         max_length=text_limit(Decision, "rationale"),
         widget=forms.Textarea(attrs={"rows": 4}),
     )
-    decided_on = forms.DateField(
-        label=_("Decision date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    decided_on = forms.DateField(label=_("Decision date"), required=False, widget=DateInput())
     decided_by = forms.CharField(label=_("Decided by"), required=False, max_length=200)
     version = VersionField()
 

@@ -4,7 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from common.fields import text_limit
-from common.forms import IntegerField, VersionField
+from common.forms import DateInput, IntegerField, VersionField
 
 from .testbed_models import MAX_ACCELERATORS, MAX_NODES, TestBed
 
@@ -32,12 +32,8 @@ class TestBedForm(forms.Form):
         label=_("Accelerators"), min_value=1, max_value=MAX_ACCELERATORS, required=False
     )
     nodes = IntegerField(label=_("Nodes"), min_value=1, max_value=MAX_NODES, required=False)
-    tested_from = forms.DateField(
-        label=_("Tested from"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    tested_to = forms.DateField(
-        label=_("Tested to"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    tested_from = forms.DateField(label=_("Tested from"), required=False, widget=DateInput())
+    tested_to = forms.DateField(label=_("Tested to"), required=False, widget=DateInput())
     notes = _text("notes", _("Notes"), rows=2)
     version = VersionField()
 
