@@ -1,6 +1,7 @@
 """What every browser test checks on every page it reaches: no console error, no sideways
-scroll of the page (grids scroll inside their own frame), no duplicate id, no serious or
-critical axe-core violation; and a screenshot in test-artifacts/ for a person to look at."""
+scroll of the page (grids scroll inside their own frame), no duplicate id, no Chinese text
+stacked one character per line, no serious or critical axe-core violation; and a screenshot in
+test-artifacts/ for a person to look at."""
 
 from __future__ import annotations
 
@@ -17,6 +18,43 @@ DUPLICATE_IDS = """() => {
   const seen = new Map();
   document.querySelectorAll("[id]").forEach((el) => seen.set(el.id, (seen.get(el.id) || 0) + 1));
   return [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+}"""
+
+# Chinese set in a column too narrow for it wraps between any two characters: a short label
+# (a header, a type name, a status, a button) broken so that a line holds one character, or a
+# longer text in a column under three characters wide. Each run of text is measured character
+# by character (text split into lines on purpose is several runs).
+CJK_STACKED = """() => {
+  const cjk = /[\\u3400-\\u9fff\\uf900-\\ufaff]/;
+  const found = [];
+  const selector = "th, td, label, legend, button, .button, .tag, dt, dd, h1, h2, h3, nav a";
+  for (const el of document.querySelectorAll(selector)) {
+    if (el.offsetParent === null || !cjk.test(el.innerText || "")) continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.data.slice(0, 200);
+      if ((text.match(/[\\u3400-\\u9fff\\uf900-\\ufaff]/g) || []).length < 2) continue;
+      const lines = [];
+      let total = 0;
+      for (let i = 0; i < text.length; i++) {
+        if (/\\s/.test(text[i])) continue;
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const box = range.getBoundingClientRect();
+        if (!box.width) continue;
+        total++;
+        const line = lines.find((l) => Math.abs(l.top - box.top) < box.height / 2);
+        if (line) line.n++;
+        else lines.push({ top: box.top, n: 1 });
+      }
+      if (lines.length < 2) continue;
+      if ((total <= 12 && lines.some((l) => l.n === 1)) || total / lines.length < 3) {
+        found.push(`${el.tagName.toLowerCase()} "${text.trim().slice(0, 24)}"`);
+      }
+    }
+  }
+  return [...new Set(found)].slice(0, 12);
 }"""
 
 
@@ -54,6 +92,7 @@ def page_problems(page, shot: str, *, axe: bool = True) -> list[str]:
     if overflow > 0:
         problems.append(f"the page scrolls sideways by {overflow}px")
     problems += [f"duplicate id {i}" for i in page.evaluate(DUPLICATE_IDS)]
+    problems += [f"Chinese one character per line in {t}" for t in page.evaluate(CJK_STACKED)]
     if axe:
         problems += axe_problems(page)
     return [f"{shot}: {p}" for p in problems]
