@@ -25,6 +25,11 @@ from .snapshot import build_snapshot, snapshot_sha256
 
 log = logging.getLogger(__name__)
 
+# The note on a queued run that never reached the task queue (the broker was down).
+UNQUEUED_ERROR = gettext_noop(
+    "The task queue could not be reached, so no worker has this report yet. Retry it once the "
+    "queue is back."
+)
 # The error of a run no worker finished in time (reports_fail_stuck); the metrics count them by it.
 STUCK_ERROR = gettext_noop("No worker finished this run in time; retry it.")
 
@@ -41,6 +46,8 @@ def report_enqueue(run_id: int) -> bool:
             render_report.apply_async(args=[run_id], connection=connection, retry=False)
     except Exception:  # broker down: kombu raises OperationalError and friends
         log.warning("Could not enqueue report run %s; it stays queued.", run_id, exc_info=True)
+        # Said on the run, so its row offers a retry (a run that did reach the queue does not).
+        ReportRun.objects.filter(pk=run_id, status=RunStatus.QUEUED).update(error=_(UNQUEUED_ERROR))
         return False
     return True
 

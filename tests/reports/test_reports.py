@@ -226,6 +226,18 @@ def test_broker_down_keeps_the_run_and_says_so(client, filled, owner):
         assert "unreachable" in response.content.decode()
     run = ReportRun.objects.get(evaluation=filled)
     assert run.status == RunStatus.QUEUED and run.snapshot_sha256
+    # The run says why it waits and offers a retry.
+    assert "could not be reached" in run.error
+    assert f'data-testid="retry-{run.pk}"' in response.content.decode()
+
+
+def test_a_queued_run_a_worker_has_offers_no_retry(client, filled, owner, monkeypatch):
+    monkeypatch.setattr(services, "report_enqueue", lambda run_id: True)  # queued, not run yet
+    run, _sent = services.report_request(user=owner, evaluation=filled, language="en")
+    assert run.status == RunStatus.QUEUED and not run.error
+    client.force_login(owner)
+    page = client.get(reverse("reports:report_list", kwargs={"pk": filled.pk})).content.decode()
+    assert 'data-status="queued"' in page and f'data-testid="retry-{run.pk}"' not in page
 
 
 @override_settings(REPORT_STUCK_AFTER=1)
