@@ -42,3 +42,10 @@ def level_badge(claim) -> str:
         label,
         verified,
     )
+
+
+@register.filter
+def alarm(count, kind: str) -> str:
+    """The badge class of a count of problems: the problem's colour (`chk-gap`, a red alarm)
+    when there is at least one, a quiet one when there are none. `{{ n|alarm:"gap" }}`."""
+    return f"chk-{kind}" if count else "chk-none"

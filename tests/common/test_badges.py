@@ -39,3 +39,12 @@ def test_a_finding_names_its_cases_escaped():
     assert 'class="verdict verdict-violates" data-finding="contradicted"' in html
     assert 'title="&lt;i&gt;Gang&lt;/i&gt; &amp; more; &lt;i&gt;Gang' in html
     assert "contradicted by the POC" in html
+
+
+def test_a_count_of_problems_is_an_alarm_only_when_there_is_one():
+    """ "0 conflicts" is good news: it is not drawn in the alarm's red (matrix and scorecard)."""
+    template = Template(
+        '{% load badges %}<span class="chk {{ n|alarm:"conflict" }}">{{ n }} conflicts</span>'
+    )
+    assert 'class="chk chk-none">0' in template.render(Context({"n": 0}))
+    assert 'class="chk chk-conflict">2' in template.render(Context({"n": 2}))
