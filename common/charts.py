@@ -25,9 +25,15 @@ def _nice_max(value: Decimal) -> Decimal:
     return step * 10
 
 
-def _short(value: Decimal) -> str:
+# How an axis shortens large amounts: thousands, millions, billions; Chinese counts in 万
+# (10^4) and 亿 (10^8) instead (common.numbers.amount_units picks by language).
+WESTERN_UNITS = ((1e9, "B"), (1e6, "M"), (1e3, "k"))
+CHINESE_UNITS = ((1e8, "亿"), (1e4, "万"))
+
+
+def _short(value: Decimal, units=WESTERN_UNITS) -> str:
     value = float(value)
-    for size, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
+    for size, suffix in units:
         if abs(value) >= size:
             return f"{value / size:.3g}{suffix}"
     return f"{value:.3g}"
@@ -54,10 +60,14 @@ def cumulative_cost_chart(
     year_label: str,
     currency: str,
     note: str = "",
+    units=WESTERN_UNITS,
     width: int = 720,
     height: int = 320,
 ) -> str:
     """A line per candidate: cumulative cost at the end of each year.
+
+    `year_label` names a year with its number as `%(n)s` ("Year %(n)s", "第 %(n)s 年");
+    `units` shortens the amounts on the axis (WESTERN_UNITS or CHINESE_UNITS).
 
     A series whose values are None (e.g. a candidate without cost inputs) is left out: no line,
     no legend entry, rather than a flat line at zero. `note`, if given, is printed under the
@@ -82,7 +92,7 @@ def cumulative_cost_chart(
         parts.append(
             f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#e3e8ee"/>'
             f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" fill="#5d6b7a">'
-            f"{_short(value)}</text>"
+            f"{_short(value, units)}</text>"
         )
     parts.append(
         f'<text x="{left - 6}" y="{top - 8}" text-anchor="end" fill="#5d6b7a">'
@@ -96,7 +106,7 @@ def cumulative_cost_chart(
         parts.append(
             f'<text x="{x_of(i):.1f}" y="{top + plot_h + 22}" text-anchor="middle" '
             f'fill="#5d6b7a">'
-            f"{escape(year_label)} {i + 1}</text>"
+            f"{escape(year_label % {'n': i + 1})}</text>"
         )
     for n, (name, values) in enumerate(series):
         color = PALETTE[n % len(PALETTE)]

@@ -55,3 +55,13 @@ def parse_integer(value) -> int:
             _("Enter a whole number such as 12 (digits 0–9 only)."), code="invalid"
         )
     return int(text)
+
+
+def amount_units(language: str | None = None):
+    """How a chart shortens large amounts in `language` (the active one by default): 万 and 亿
+    in Chinese, k, M and B otherwise (common.charts)."""
+    from django.utils.translation import get_language
+
+    from .charts import CHINESE_UNITS, WESTERN_UNITS
+
+    return CHINESE_UNITS if (language or get_language() or "").startswith("zh") else WESTERN_UNITS

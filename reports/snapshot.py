@@ -31,6 +31,7 @@ from catalog.freshness import STALE_AFTER_MONTHS, claim_staleness
 from catalog.models import SupportLevel
 from catalog.selectors import solution_comparison
 from common.charts import cumulative_cost_chart, radar_chart
+from common.numbers import amount_units
 from common.placeholders import is_placeholder_url
 from evaluations.approvals import HISTORY_KIND, signoff_snapshot
 from evaluations.constraints import constraint_checks
@@ -655,7 +656,8 @@ def _costs(evaluation: Evaluation, matrices: list) -> dict:
     out["chart_svg"] = cumulative_cost_chart(
         [(r.candidate.name, r.result.cumulative) for r in rows],
         title=_("Cumulative cost of ownership"),
-        year_label=_("Year"),
+        year_label=_("Year %(n)s"),
+        units=amount_units(),
         currency=settings.currency,
         note=note,
     )

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from django.views import View
 
 from common.charts import cumulative_cost_chart
+from common.numbers import amount_units
 from common.views import PageAction
 from evaluations.scoped import EvaluationMixin
 from evaluations.selectors import candidate_get
@@ -241,7 +242,8 @@ class CostsView(EvaluationMixin, PageAction, View):
         chart = cumulative_cost_chart(
             [(r.candidate.name, r.result.cumulative) for r in rows],
             title=_("Cumulative cost of ownership"),
-            year_label=_("Year"),
+            year_label=_("Year %(n)s"),
+            units=amount_units(),
             currency=settings.currency,
         )
         return {

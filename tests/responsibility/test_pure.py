@@ -213,24 +213,26 @@ def test_chart_leaves_out_missing_series_and_names_them_in_a_note():
     svg = cumulative_cost_chart(
         [("Slurm", three), ("Volcano", None)],
         title="Cumulative",
-        year_label="Year",
+        year_label="Year %(n)s",
         currency="CNY",
         note="Left out: Volcano",
     )
     assert svg.count("<polyline") == 1 and ">Slurm<" in svg
     assert ">Volcano<" not in svg  # no line, no legend entry
     assert 'data-note="left-out">Left out: Volcano</text>' in svg
-    plain = cumulative_cost_chart([("Slurm", three)], title="C", year_label="Y", currency="CNY")
+    plain = cumulative_cost_chart([("Slurm", three)], title="C", year_label="%(n)s", currency="CNY")
     assert "data-note" not in plain
     # Nothing to draw at all: a frame, no line.
-    empty = cumulative_cost_chart([("Volcano", None)], title="C", year_label="Y", currency="CNY")
+    empty = cumulative_cost_chart(
+        [("Volcano", None)], title="C", year_label="%(n)s", currency="CNY"
+    )
     assert "<polyline" not in empty and empty.endswith("</svg>")
 
 
 def test_chart_note_is_clipped_to_the_chart_width():
     long = "、".join(["很长的候选方案名称"] * 20)
     svg = cumulative_cost_chart(
-        [("A", [D("1")])], title="C", year_label="Y", currency="CNY", note=long
+        [("A", [D("1")])], title="C", year_label="Y%(n)s", currency="CNY", note=long
     )
     shown = svg.split('data-note="left-out">')[1].split("</text>")[0]
     assert shown.endswith("…") and len(shown) < 60
@@ -249,3 +251,20 @@ def test_chart_note_is_clipped_to_the_chart_width():
 def test_bad_inputs_are_refused(kwargs):
     with pytest.raises(ValueError):
         CostInputs(**kwargs)
+
+
+def test_chart_axes_speak_the_reader_s_language():
+    """Chinese names a year "第 1 年" and counts amounts in 万 and 亿, not "Year 1" and "M"."""
+    from common.charts import CHINESE_UNITS
+
+    values = [D("1200000"), D("2500000"), D("31000000")]
+    zh = cumulative_cost_chart(
+        [("Slurm", values)], title="C", year_label="第 %(n)s 年", currency="CNY",
+        units=CHINESE_UNITS,
+    )  # fmt: skip
+    assert ">第 1 年<" in zh and ">第 3 年<" in zh
+    assert "万<" in zh and "M<" not in zh
+    en = cumulative_cost_chart(
+        [("Slurm", values)], title="C", year_label="Year %(n)s", currency="CNY"
+    )
+    assert ">Year 2<" in en and "M<" in en and "万" not in en
