@@ -62,9 +62,7 @@ def values(form: PageForm) -> dict[str, list]:
 
 def saved(response) -> bool:
     if response.status_code in (301, 302, 303):
-        return not any(
-            m.level >= message_levels.ERROR for m in get_messages(response.wsgi_request)
-        )
+        return not any(m.level >= message_levels.ERROR for m in get_messages(response.wsgi_request))
     body = response.content.decode(errors="replace")
     return response.status_code == 200 and 'class="errors' not in body
 
