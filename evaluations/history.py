@@ -16,10 +16,14 @@ from datetime import datetime
 from django.db import connection
 from django.db.models import CharField, OuterRef, Q, QuerySet, Subquery, Value
 from django.forms.models import model_to_dict
+from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from simple_history.utils import get_m2m_reverse_field_name
 
+from catalog.models import ShortlistRule
+
+from .answer_scales import party_choices
 from .models import (
     Candidate,
     ConstraintWaiver,
@@ -185,6 +189,8 @@ def _describe(kind: str, record) -> str:
     if kind == "contextanswer":
         return record.question.text if record.question else f"#{record.question_id}"
     if kind == "candidate":
+        if record.stack_name:
+            return record.stack_name
         return record.solution.name if record.solution else f"#{record.solution_id}"
     if kind == "questionanswer":
         who = record.candidate.name if record.candidate else f"#{record.candidate_id}"
@@ -260,12 +266,22 @@ def _raw_changes(record, previous) -> list[tuple[str, object, object]]:
     return sorted(changes, key=lambda c: c[0])
 
 
-class _Labels:
-    """Human-readable values: choice labels, yes/no, and names for m2m ids (loaded in bulk)."""
+# How a linked row reads in a change: a rule as its reason (its key is for administrators), a
+# candidate as pages name it (a stack by its own name, not its main layer's).
+LINKED_NAMES = {
+    ShortlistRule: lambda rule: Truncator(rule.reason).chars(90),
+    Candidate: lambda candidate: candidate.name,
+}
 
-    def __init__(self):
+
+class _Labels:
+    """Human-readable values: choice labels, yes/no, names for m2m ids (loaded in bulk), party
+    names for the party keys of a who-answer."""
+
+    def __init__(self, parties: dict[str, str] | None = None):
         self.wanted: dict = defaultdict(set)
         self.names: dict = {}
+        self.parties = parties or {}
 
     def want(self, model_field, value):
         if model_field.many_to_many and isinstance(value, list):
@@ -276,7 +292,8 @@ class _Labels:
             qs = model.objects.filter(pk__in=ids)
             if model is Candidate:
                 qs = qs.select_related("solution")
-            self.names.update({(model, o.pk): str(o) for o in qs})
+            name = LINKED_NAMES.get(model, str)
+            self.names.update({(model, o.pk): name(o) for o in qs})
 
     def show(self, model_field, value) -> str:
         if value in (None, "", []):
@@ -289,7 +306,7 @@ class _Labels:
         if isinstance(value, bool):
             return _("yes") if value else _("no")
         if isinstance(value, list):  # e.g. the party keys of a who-answer
-            return ", ".join(str(v) for v in value)
+            return ", ".join(self.parties.get(str(v), str(v)) for v in value)
         return str(value)
 
 
@@ -302,7 +319,7 @@ def history_entries(evaluation: Evaluation, rows) -> list[Entry]:
         ids = [row["history_id"] for row in rows if row["kind"] == kind]
         if ids:
             records.update({(kind, r.history_id): r for r in _records(qs, ids, related)})
-    labels = _Labels()
+    labels = _Labels(parties=dict(party_choices(evaluation)))
     pending = []
     for row in rows:
         kind = row["kind"]

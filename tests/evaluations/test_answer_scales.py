@@ -269,3 +269,26 @@ def test_the_page_refuses_a_party_of_another_evaluation(client, evaluation, owne
     assert response.status_code == 400
     assert "is not one of this evaluation&#x27;s parties" in response.content.decode()
     assert not QuestionAnswer.objects.exists()
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_history_names_the_parties_of_a_who_answer(client, evaluation, owner, language):
+    """Not their keys ("internal → internal, vendor"): the names the answer form shows."""
+    from django.utils import translation
+
+    from evaluations.answer_scales import party_choices
+
+    (slurm,) = add_candidates(evaluation, owner, "slurm")
+    first = save(owner, slurm, "incident_triage", parties=["internal"])
+    save(owner, slurm, "incident_triage", version=first.version, parties=["internal", "vendor"])
+    client.force_login(owner)
+    client.cookies["django_language"] = language
+    page = client.get(reverse("evaluations:evaluation_history", args=[evaluation.pk]))
+    html = page.content.decode()
+    with translation.override(language):
+        names = dict(party_choices(evaluation))
+    assert (
+        f"<del>{names['internal']}</del> → <ins>{names['internal']}, {names['vendor']}</ins>"
+        in (html)
+    )
+    assert "<ins>internal, vendor</ins>" not in html
