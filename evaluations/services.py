@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from catalog.models import Scenario, Solution, SolutionType
 from common.concurrency import bump, lock_and_check, lock_or_new
@@ -617,14 +617,24 @@ def decision_save(
     return decision
 
 
+# The headings the decided gate groups its items under, by the place that fixes them.
+GATE_GROUPS = {
+    "shortlist": pgettext_lazy("candidate list", "Shortlist"),
+    "questions": gettext_lazy("Five questions"),
+    "decision": gettext_lazy("Decision record"),
+}
+
+
 class GateItem(str):
     """One thing missing before an evaluation may be marked decided: its text (what the API
     returns) and the place that fixes it (`place`: "shortlist", "decision" or "questions", with
-    `candidate` and `question` for an answer), which pages turn into a link."""
+    `candidate` and `question` for an answer), which pages turn into a link; `group` is the
+    heading pages list it under."""
 
     def __new__(cls, text: str, place: str, **where):
         item = super().__new__(cls, text)
         item.place, item.where = place, where
+        item.group, item.note = GATE_GROUPS[place], ""
         return item
 
 

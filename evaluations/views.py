@@ -50,6 +50,18 @@ HOME_EVALUATIONS = 10  # and this many of my most recently changed evaluations
 LIST_PAGE_SIZE = 20  # rows per page of the evaluation list
 
 
+def gate_groups(items: list) -> list[dict]:
+    """The decided gate's (item, link) pairs grouped by their heading, in order of first
+    appearance: each group with its items, how many, its note and where to start fixing it."""
+    groups: dict = {}
+    for item, link in items:
+        group = groups.setdefault(
+            str(item.group), {"label": item.group, "note": item.note, "link": link, "items": []}
+        )
+        group["items"].append((item, link))
+    return list(groups.values())
+
+
 class HomeView(LoginRequiredMixin, TemplateView):
     """Each user's start page: their latest evaluations (with status, progress, reminders) and a
     link to all of them, then tools."""
@@ -146,9 +158,9 @@ class EvaluationDetailView(EvaluationMixin, PageAction, View):
             "targets": [Status(t) for t in targets],
             "sealed": self.evaluation.is_sealed,
             "error": error,
-            "gate_missing": [
-                (item, self.gate_link(item)) for item in getattr(domain_error, "missing", ())
-            ],
+            "gate_groups": gate_groups(
+                [(item, self.gate_link(item)) for item in getattr(domain_error, "missing", ())]
+            ),
             # Only open POC cells left: the owner may decide anyway with a reason (poc.gate).
             "gate_reason": bool(getattr(domain_error, "missing", ()))
             and all(item.place == "poc" for item in domain_error.missing)

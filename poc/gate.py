@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from .selectors import Cell, scorecard
 
@@ -24,6 +25,10 @@ class PocGateItem(str):
     def __new__(cls, text: str, **where):
         item = super().__new__(cls, text)
         item.place, item.where = "poc", where
+        item.group = gettext_lazy("POC scores of the chosen candidates")
+        item.note = gettext_lazy(
+            "A score counts once its reviewer has submitted it: drafts must be submitted first."
+        )
         return item
 
 

@@ -274,6 +274,17 @@ def test_gate_refusal_lists_what_is_missing_then_seal_and_reopen(client, owner, 
     questions = url("evaluation_questions", evaluation)
     assert f'href="{questions}#answer-{volcano.pk}-long_term_team"' in body
     assert f'href="{url("evaluation_decision", evaluation)}"' in body
+    # grouped by where they are fixed, each group with its count and a link to start
+    groups = re.findall(
+        r'<h3>(.*?) <span class="tag" data-testid="gate-count">(\d+)</span>\s*<a class="button '
+        r'small" href="([^"]+)"',
+        body,
+    )
+    assert [(label, int(n)) for label, n, _link in groups] == [
+        ("Five questions", 5),
+        ("Decision record", 1),
+    ]
+    assert groups[0][2] == f"{questions}#answer-{volcano.pk}-long_term_team"
     answer_all(volcano, owner)
     response = client.post(
         url("evaluation_decision", evaluation),
