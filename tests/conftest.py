@@ -53,6 +53,14 @@ def seeded(transactional_db):
         SEEDED.restore()
 
 
+@pytest.hookimpl(trylast=True)  # after pytest-randomly has shuffled them
+def pytest_collection_modifyitems(items):
+    """The slow tests first (their random order kept), so that in a parallel run each worker
+    starts on one while the short ones fill the gaps, instead of the run ending on one of them
+    with the other worker idle. Every worker sorts the same collection the same way."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 TRANSACTIONAL_FIXTURES = {"transactional_db", "live_server", "django_db_reset_sequences"}
 
 

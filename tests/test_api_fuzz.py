@@ -233,6 +233,7 @@ def fuzz(operation, client: Client, auth: dict, known: dict, versions: dict) -> 
     one()
 
 
+@pytest.mark.slow
 def test_every_operation_answers_as_documented(world):
     app = get_wsgi_application()
     client = Client(app)

@@ -12,7 +12,7 @@ from reports.sections import ALL as ALL_SECTIONS
 from tests.factories import make_everything
 from tests.routes import OWNER_ONLY, walk
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 MEMBER_ROLES = [MemberRole.OWNER, MemberRole.EDITOR, MemberRole.REVIEWER, MemberRole.VIEWER]
 

@@ -1150,6 +1150,7 @@ def run(race: Race, w: World, pools: dict, seen: FormsSeen) -> list[str]:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.slow
 def test_of_50_parallel_saves_of_one_row_exactly_one_wins(owner, people, monkeypatch):
     if connection.vendor != "postgresql":
         if IN_CI:

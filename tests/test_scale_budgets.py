@@ -24,7 +24,7 @@ from tests.conftest import make_user
 from tests.factories import add_candidates, add_member, make_evaluation, make_everything
 from tests.routes import walk
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def queries(client, path) -> int:

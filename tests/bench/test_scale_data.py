@@ -12,7 +12,7 @@ from reports.models import ReportRun, RunStatus
 from responsibility.models import AreaRow, Cell
 
 # The generated data is made once, by the one worker that runs this module.
-pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("scale-data")]
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("scale-data"), pytest.mark.slow]
 
 EVALUATIONS = 6  # five in bulk and the large one, here small
 SCORES = 150

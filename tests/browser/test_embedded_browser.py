@@ -12,7 +12,7 @@ from tests.browser.checks import watch_console
 from tests.embedded import DEMO_PASSWORD
 
 # One worker prepares the embedded database (conftest.embedded_template) for both modules.
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("embedded")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("embedded"), pytest.mark.slow]
 
 
 def test_requesting_answers_at_once_and_the_list_follows_the_worker(browser, embedded_site):

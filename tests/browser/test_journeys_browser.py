@@ -15,7 +15,7 @@ from tests.browser.checks import page_problems
 from tests.conftest import make_user
 from tests.factories import make_everything
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 JOURNEYS = [(1440, "en"), (390, "zh-hans"), (390, "en"), (1440, "zh-hans")]
 IDS = ["desktop-en", "phone-zh", "phone-en", "desktop-zh"]

@@ -9,7 +9,7 @@ from evaluations.models import MemberRole
 from tests.browser.checks import page_problems
 from tests.factories import make_everything
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WIDTHS = {"desktop": 1440, "phone": 390}
 

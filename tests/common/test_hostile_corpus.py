@@ -40,7 +40,7 @@ from tests.factories import CapabilityFactory, make_everything
 from tests.pageforms import FIXED, PageForm, discover_page_forms, fill, page_request
 from tests.sampling import EXHAUSTIVE, one_of_each
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 # --- the corpus ------------------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from django.db import transaction
 from tests.factories import make_everything
 from tests.pageforms import FIXED, PageForm, discover_page_forms, fill, forms_on, page_request
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 # What a browser's control keeps of a value it is given (the HTML standard's value sanitisation:
 # anything else becomes the empty string).

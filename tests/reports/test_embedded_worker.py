@@ -10,7 +10,7 @@ import pytest
 from tests.embedded import processes_of, signed_in
 
 # One worker prepares the embedded database (conftest.embedded_template) for both modules.
-pytestmark = pytest.mark.xdist_group("embedded")
+pytestmark = [pytest.mark.xdist_group("embedded"), pytest.mark.slow]
 
 SECTIONS = ["questions", "matrices"]
 

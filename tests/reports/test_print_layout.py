@@ -27,7 +27,11 @@ from tests.conftest import require_service
 from tests.reports import print_checks as pc
 
 # The demo reports are rendered once, by the one worker that runs this module.
-pytestmark = [pytest.mark.print_layout, pytest.mark.xdist_group("print-layout")]
+pytestmark = [
+    pytest.mark.print_layout,
+    pytest.mark.xdist_group("print-layout"),
+    pytest.mark.slow,
+]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "print-layout"
 LANGUAGES = ("en", "zh-hans")

@@ -34,6 +34,7 @@ def wait_for(run, statuses, seconds):
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.slow
 def test_killed_worker_run_ends_done_with_one_pdf(seeded, redis_url):
     # A short visibility timeout so the unacknowledged task comes back soon after the kill.
     env = worker_env(redis_url, CELERY_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT))
