@@ -49,7 +49,8 @@ CJK_STACKED = """() => {
         else lines.push({ top: box.top, n: 1 });
       }
       if (lines.length < 2) continue;
-      if ((total <= 12 && lines.some((l) => l.n === 1)) || total / lines.length < 3) {
+      const stacked = total <= 12 ? lines.some((l) => l.n === 1) : total / lines.length < 3;
+      if (stacked) {
         found.push(`${el.tagName.toLowerCase()} "${text.trim().slice(0, 24)}"`);
       }
     }
