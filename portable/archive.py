@@ -45,6 +45,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from catalog.models import Capability, Scenario, ShortlistRule, Solution, SolutionType
+from common.parsing import InputRefused, json_loads, read_member
 from evaluations.models import (
     Approval,
     Candidate,
@@ -83,6 +84,8 @@ DOCUMENT = "evaluation.json"
 MANIFEST = "manifest.json"
 FILES = "files/"
 CHUNK = 1024 * 1024
+# manifest.json lists each file in about 130 bytes: this is room for some 30,000 files.
+MANIFEST_MAX_BYTES = 4 * 1024 * 1024
 SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -343,11 +346,24 @@ def _archive_size(source) -> int:
     return size
 
 
+def member_limit(name: str) -> int:
+    """The most a member of the archive may unpack to, by its role: the manifest is small,
+    evaluation.json is parsed in memory, files are streamed and keep the archive's limit."""
+    if name == MANIFEST:
+        return MANIFEST_MAX_BYTES
+    if name == DOCUMENT:
+        return min(settings.PORTABLE_DOCUMENT_MAX_BYTES, max_bytes())
+    return max_bytes()
+
+
 def _read_json(archive: zipfile.ZipFile, name: str):
+    """A JSON member, read in chunks up to its role's limit and parsed only when its nesting
+    and number of values are within bounds (common.parsing)."""
     try:
-        with archive.open(name) as stream:
-            return json.load(stream)
-    except (ValueError, UnicodeDecodeError):
+        return json_loads(read_member(archive, name, member_limit(name)).decode("utf-8"))
+    except InputRefused as exc:
+        raise ArchiveRefused(f"{name}: {exc}") from None
+    except ValueError:  # invalid JSON or UTF-8
         raise ArchiveRefused(_("%(name)s is not valid JSON.") % {"name": name}) from None
 
 

@@ -281,7 +281,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": [
-        "rest_framework.parsers.JSONParser",
+        "common.drf.JSONParser",
         "rest_framework.parsers.FormParser",
         "common.drf.MultiPartParser",
     ],
@@ -429,4 +429,7 @@ for _database in DATABASES.values():
 # The largest evaluation archive an import accepts, as uploaded and as unpacked; a larger one is
 # refused before any of it is read into the database.
 PORTABLE_MAX_BYTES = env.int("PORTABLE_MAX_BYTES", default=256 * 1024 * 1024)
+# The largest evaluation.json (the rows, parsed in memory: about ten times its size at worst,
+# with at most common.parsing.MAX_VALUES values); evidence and other files keep the limit above.
+PORTABLE_DOCUMENT_MAX_BYTES = env.int("PORTABLE_DOCUMENT_MAX_BYTES", default=32 * 1024 * 1024)
 # --- end of portable evaluations ---------------------------------------------------------------
