@@ -438,7 +438,7 @@ PROMETHEUS_DATABASE_ENGINES = {
 for _database in DATABASES.values():
     _database["ENGINE"] = PROMETHEUS_DATABASE_ENGINES.get(_database["ENGINE"], _database["ENGINE"])
 
-# --- Portable evaluations (portable/archive.py) ------------------------------------------------
+# --- Portable evaluations (portable/) -----------------------------------------------------------
 # The largest evaluation archive an import accepts, as uploaded and as unpacked; a larger one is
 # refused before any of it is read into the database.
 PORTABLE_MAX_BYTES = env.int("PORTABLE_MAX_BYTES", default=256 * 1024 * 1024)
