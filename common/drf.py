@@ -1,12 +1,17 @@
-"""The classes DRF settings name (DEFAULT_PAGINATION_CLASS, DEFAULT_METADATA_CLASS, the multipart
-one of DEFAULT_PARSER_CLASSES). They live apart from common.api, which imports
+"""The classes DRF settings name (DEFAULT_PAGINATION_CLASS, DEFAULT_METADATA_CLASS, the JSON and
+multipart ones of DEFAULT_PARSER_CLASSES). They live apart from common.api, which imports
 rest_framework.views: that module reads these settings while it loads, so a class named there
 must not import it back."""
+
+import codecs
 
 from django.utils.translation import gettext
 from rest_framework import exceptions, parsers
 from rest_framework.metadata import SimpleMetadata
 from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.utils.json import strict_constant
+
+from common.parsing import InputRefused, json_loads
 
 
 class Pagination(LimitOffsetPagination):
@@ -55,3 +60,20 @@ class MultiPartParser(parsers.MultiPartParser):
             if any("\x00" in text for text in values):
                 raise exceptions.ValidationError({key: [message]})  # names the field, as a 400
         return parsed
+
+
+class JSONParser(parsers.JSONParser):
+    """DRF's JSON parser, but a body nested too deeply or holding too many values is refused
+    before it is parsed (common.parsing), with a 400 that says so: json.load would recurse into
+    a RecursionError, a 500."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        encoding = parsers.get_encoding(parser_context or {})
+        try:
+            text = codecs.getreader(encoding)(stream).read()
+            parse_constant = strict_constant if self.strict else None
+            return json_loads(text, parse_constant=parse_constant)
+        except InputRefused as exc:
+            raise exceptions.ParseError(str(exc)) from None
+        except ValueError as exc:
+            raise exceptions.ParseError(f"JSON parse error - {exc}") from None

@@ -7,7 +7,6 @@ view. The API answers as it answers any invalid input: JSON naming each field th
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from urllib.parse import quote, unquote_to_bytes
@@ -17,6 +16,7 @@ from django.utils.functional import empty
 from django.utils.translation import gettext as _
 
 from .logs import clean_request_id, request_id
+from .parsing import json_loads
 
 request_log = logging.getLogger("shortlist.request")
 
@@ -98,7 +98,8 @@ class RefuseNulMiddleware:
         """{field: [message]} for each top-level field of a JSON body that holds a NUL;
         {"detail": message} when it is elsewhere (the path, the query, a key)."""
         try:
-            body = json.loads(request.body) if request.method in ("POST", "PUT", "PATCH") else None
+            post = request.method in ("POST", "PUT", "PATCH")
+            body = json_loads(request.body.decode()) if post else None
         except ValueError:
             body = None
         if isinstance(body, dict):

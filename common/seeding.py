@@ -4,6 +4,9 @@
 from collections.abc import Callable
 
 import yaml
+from django.utils.translation import gettext as _
+
+from common.parsing import InputRefused
 
 # libyaml's parser when PyYAML was built with it (the wheels are): the catalog parses in a
 # tenth of the time. Same safe constructor, so the same values either way.
@@ -31,5 +34,11 @@ def texts(field: str, value: dict | None) -> dict[str, str]:
 
 
 def load_yaml(text: str):
-    """yaml.safe_load, with libyaml's parser where it is available."""
-    return yaml.load(text, Loader=_LOADER)  # noqa: S506 - a safe loader
+    """yaml.safe_load, with libyaml's parser where it is available. Nesting too deep for the
+    pure-Python loader (which recurses per level) raises InputRefused, not RecursionError."""
+    try:
+        return yaml.load(text, Loader=_LOADER)  # noqa: S506 - a safe loader
+    except RecursionError:
+        raise InputRefused(
+            _("The data is nested too deeply; Shortlist never writes or reads data that deep.")
+        ) from None

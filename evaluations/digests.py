@@ -7,8 +7,10 @@ A stored status is only as good as what keeps it current, so:
 * every save, delete and many-to-many change of a model whose rows belong to an evaluation
   (found by following foreign keys from the model to Evaluation, see `dependencies`) moves that
   evaluation's stamp, in the same transaction as the change, so that the new data and the new
-  stamp become visible together; writes that send no signals (bulk_create, update) call
-  `changed` themselves;
+  stamp become visible together; the bulk writes that send no model signals (update,
+  bulk_create, bulk_update) move it too for a model whose manager is
+  common.querysets.SignallingQuerySet's (memberships, which decide what a viewer may see,
+  are); other writes that send no signals call `changed` themselves;
 * a change to shared reference data (the catalog, the questions, the area and test libraries:
   every model of these apps with no path to an evaluation) moves every stamp, as does `migrate`
   (new code may count differently);
@@ -38,9 +40,12 @@ from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import DatabaseError, connection, connections, transaction
 from django.db.models import F
+from django.db.models.constants import LOOKUP_SEP
 from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save
 from django.utils import timezone
 from django.utils.translation import get_language
+
+from common.querysets import rows_written
 
 from .models import Evaluation, StatusDigest, StatusStamp
 
@@ -228,6 +233,24 @@ def _on_change(sender, instance, **kwargs) -> None:
     changed(owner if owner is EVERYTHING else [owner])
 
 
+def _on_bulk(sender, pks, objs, fields, **kwargs) -> None:
+    """A QuerySet write that sent no model signal (common.querysets.SignallingQuerySet)."""
+    path = DEPENDENCIES.get(sender)
+    if path is None:
+        return
+    if path is EVERYTHING or (path and {path[0].name, path[0].attname} & set(fields)):
+        changed(EVERYTHING)  # moved to another evaluation: the one it left moves too
+    elif objs:
+        pending = _Pending.current()
+        owners = {_owner(obj, path, pending) for obj in objs}
+        changed(EVERYTHING if EVERYTHING in owners else owners)
+    elif not path:
+        changed(pks)
+    else:
+        lookup = LOOKUP_SEP.join(field.name for field in path)
+        changed(set(sender._base_manager.filter(pk__in=pks).values_list(lookup, flat=True)))
+
+
 def _on_m2m(sender, instance, action, **kwargs) -> None:
     if action in ("post_add", "post_remove", "post_clear"):
         _on_change(sender, instance)
@@ -254,6 +277,7 @@ def connect() -> None:
             _on_change, sender=model, dispatch_uid=f"row-status-del-{model._meta.label}"
         )
     m2m_changed.connect(_on_m2m, dispatch_uid="row-status-m2m")
+    rows_written.connect(_on_bulk, dispatch_uid="row-status-bulk")
     post_migrate.connect(_on_migrate, dispatch_uid="row-status-migrate")
 
 

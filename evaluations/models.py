@@ -10,6 +10,7 @@ from simple_history.models import HistoricalRecords
 from catalog.models import Capability, Scenario, ShortlistRule, Solution, SolutionType
 from common.concurrency import VersionedModel
 from common.fields import LONG_TEXT, BoundedTextField
+from common.querysets import SignallingQuerySet
 from common.validators import key_validator, no_hidden_characters
 
 from .answer_scales import missing_parts
@@ -168,6 +169,10 @@ class Membership(models.Model):
     role = models.CharField(_("role"), max_length=10, choices=MemberRole.choices)
     added_at = models.DateTimeField(_("added"), auto_now_add=True)
     history = HistoricalRecords()
+
+    # A role changed in bulk (QuerySet.update) moves the evaluation's stamp like a save: what a
+    # member may see depends on it (evaluations.digests).
+    objects = SignallingQuerySet.as_manager()
 
     class Meta:
         ordering = ["evaluation", "role", "user__username"]

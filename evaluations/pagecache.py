@@ -10,8 +10,10 @@ under a key made of:
 
 * the evaluation and its stamp, read *before* the page reads any data (as digests do): a
   render that races a writer is filed under the old stamp, which no later request asks for;
-* the viewer, their site-wide roles (granted by an administrator), and a digest
-  of their CSRF secret (the forms on the page carry a token made from it);
+* the viewer, their site-wide roles (granted by an administrator), their role in this
+  evaluation (read with the membership check, so a role changed by a write that moves no stamp
+  still gets its own page: an owner's scorecard names reviewers a reviewer must not see), and
+  their CSRF secret (the forms on the page carry a token made from it);
 * the language, the time zone and today's date (freshness marks depend on it);
 * the full path with its query string and the htmx headers (a fragment is not a page).
 
@@ -35,20 +37,22 @@ from django.utils.translation import get_language
 from common.roles import user_roles
 
 from . import digests
+from .rules import member_role
 
 CACHE = "pages"
 
 
-def _key(request, evaluation_id: int, seq: int) -> str | None:
+def _key(request, evaluation, seq: int) -> str | None:
     secret = request.META.get("CSRF_COOKIE")
     if not secret:
         return None
     user = request.user
     parts = [
-        str(evaluation_id),
+        str(evaluation.pk),
         str(seq),
         str(user.pk),
         ",".join(user_roles(user)),  # read by the navigation anyway (context processor)
+        member_role(user, evaluation) or "",  # read with the membership check (selectors)
         secret,
         get_language() or "",
         timezone.get_current_timezone_name(),
@@ -57,7 +61,7 @@ def _key(request, evaluation_id: int, seq: int) -> str | None:
         *(f"{k}={v}" for k, v in sorted(request.headers.items()) if k.lower().startswith("hx-")),
     ]
     digest = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
-    return f"page:{evaluation_id}:{digest}"
+    return f"page:{evaluation.pk}:{digest}"
 
 
 def _cacheable_request(request) -> bool:
@@ -68,12 +72,12 @@ def _cacheable_request(request) -> bool:
     )
 
 
-def serve(request, evaluation_id: int, render) -> HttpResponse:
+def serve(request, evaluation, render) -> HttpResponse:
     """The page `render()` would give, from the cache while the evaluation's stamp and the
-    request's key are unchanged."""
+    request's key are unchanged. `evaluation` is the one the member-only selector loaded."""
     if not _cacheable_request(request):
         return render()
-    key = _key(request, evaluation_id, digests.stamp_of(evaluation_id))
+    key = _key(request, evaluation, digests.stamp_of(evaluation.pk))
     if key is None:
         return render()
     cache = caches[CACHE]

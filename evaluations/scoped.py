@@ -34,7 +34,7 @@ class EvaluationMixin(LoginRequiredMixin):
         if self.page_cache:
             return pagecache.serve(
                 request,
-                self.evaluation.pk,
+                self.evaluation,
                 lambda: super(EvaluationMixin, self).dispatch(request, *args, **kwargs),
             )
         return super().dispatch(request, *args, **kwargs)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.db.models import F, Prefetch, QuerySet, prefetch_related_objects
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -21,6 +21,7 @@ from .models import (
     FiveQuestion,
     QuestionAnswer,
 )
+from .rules import remember_member_role
 
 # Other apps add the lookups their reminders need, so that a page listing many evaluations
 # still costs a fixed number of queries: EXTRA_PREFETCHES on the evaluation, and
@@ -47,12 +48,15 @@ def evaluation_get_for_user(user, pk, *, for_update: bool = False) -> Evaluation
         pk = int(pk)
     except (TypeError, ValueError):
         raise Http404 from None
-    qs = evaluations_for_user(user)
+    # The viewer's role comes with the membership check (the same join): permissions and kept
+    # pages (pagecache) read it without a query of their own.
+    qs = evaluations_for_user(user).annotate(viewer_role=F("memberships__role"))
     if for_update:
         qs = qs.select_for_update(of=("self",))
     evaluation = qs.filter(pk=pk).first()
     if evaluation is None:
         raise Http404
+    remember_member_role(user, evaluation, evaluation.viewer_role)
     return evaluation
 
 

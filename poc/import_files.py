@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -15,6 +14,8 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+
+from common.parsing import InputRefused, json_loads
 
 from . import services
 
@@ -151,7 +152,9 @@ def parse_csv(text: str) -> tuple[list[Row], list[str], list[RowError]]:
 
 def parse_json(text: str) -> tuple[list[Row], list[str], list[RowError]]:
     try:
-        data = json.loads(text, parse_float=Decimal, parse_constant=lambda name: name)
+        data = json_loads(text, parse_float=Decimal, parse_constant=lambda name: name)
+    except InputRefused as exc:
+        raise file_error(str(exc)) from None
     except ValueError as exc:
         raise file_error(_("The file is not valid JSON: %(error)s.") % {"error": exc}) from None
     if isinstance(data, dict):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import mimetypes
 import unicodedata
 import uuid
@@ -22,6 +21,7 @@ from common.concurrency import bump, lock_and_check, lock_or_new
 from common.exceptions import Conflict, Forbidden
 from common.history import save_as
 from common.numbers import parse_decimal
+from common.parsing import InputRefused, json_loads
 from common.seeding import load_yaml, texts
 from evaluations.models import Candidate, CandidateStatus, Evaluation
 
@@ -522,7 +522,8 @@ MARKUP = (b"<!doctype", b"<html", b"<svg", b"<?xml", b"<script", b"<body", b"<he
 
 
 def content_matches(content_type: str, content: bytes) -> bool:
-    """Whether the bytes are what `content_type` (guessed from the name) says they are."""
+    """Whether the bytes are what `content_type` (guessed from the name) says they are. JSON
+    too deep or too large to parse in bounded memory raises InputRefused (common.parsing)."""
     if content_type in MAGIC:
         return content.startswith(MAGIC[content_type])
     try:
@@ -533,7 +534,9 @@ def content_matches(content_type: str, content: bytes) -> bool:
         return False
     if content_type == "application/json":
         try:
-            json.loads(text)
+            json_loads(text)
+        except InputRefused:
+            raise
         except ValueError:
             return False
     return True
@@ -576,7 +579,11 @@ def evidence_add(*, user, score: Score, upload) -> Evidence:
     for chunk in upload.chunks():
         digest.update(chunk)
         chunks.append(chunk)
-    if not content_matches(guessed, b"".join(chunks)):
+    try:
+        matches = content_matches(guessed, b"".join(chunks))
+    except InputRefused as exc:
+        raise ValidationError({"file": str(exc)}) from None
+    if not matches:
         raise ValidationError(
             {
                 "file": _(

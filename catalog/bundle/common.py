@@ -15,6 +15,8 @@ FORMAT_VERSION = 1
 CATALOG_NAME = "catalog.yaml"
 MANIFEST_NAME = "manifest.json"
 MAX_BYTES = getattr(settings, "CATALOG_BUNDLE_MAX_BYTES", 20 * 1024 * 1024)
+# A manifest names two files and who exported them when: a few hundred bytes.
+MANIFEST_MAX_BYTES = 64 * 1024
 HISTORY_REASON = "Imported from a catalog bundle"
 MAX_PROBLEMS = 20
 

@@ -12,9 +12,18 @@ from dataclasses import dataclass
 import yaml
 from django.utils.translation import gettext as _
 
+from common.parsing import InputRefused, json_loads, read_member
 from common.seeding import load_yaml
 
-from .common import CATALOG_NAME, FORMAT, FORMAT_VERSION, MANIFEST_NAME, MAX_BYTES, BundleRefused
+from .common import (
+    CATALOG_NAME,
+    FORMAT,
+    FORMAT_VERSION,
+    MANIFEST_MAX_BYTES,
+    MANIFEST_NAME,
+    MAX_BYTES,
+    BundleRefused,
+)
 from .normalise import normalise
 
 
@@ -55,7 +64,9 @@ def _export_again() -> str:
 def bundle_read(data: bytes) -> Bundle:
     """Check a bundle and read it, refusing (BundleRefused, saying what to do) anything but an
     intact bundle of this format: not a zip, larger than MAX_BYTES (as sent or unpacked),
-    missing or extra files, a manifest of another format or version, a catalog.yaml whose
+    missing or extra files, a manifest over MANIFEST_MAX_BYTES or of another format or
+    version, JSON nested too deeply or too large to parse in bounded memory
+    (common.parsing), a catalog.yaml whose
     SHA-256 differs from the manifest's, YAML that does not parse or that the loader could not
     read. Parsing is safe: plain YAML only, no Python objects."""
     limit_mb = MAX_BYTES // (1024 * 1024)
@@ -94,12 +105,16 @@ def bundle_read(data: bytes) -> Bundle:
             % {"mb": limit_mb}
         )
     try:
-        manifest_bytes = archive.read(MANIFEST_NAME)
-        yaml_bytes = archive.read(CATALOG_NAME)
+        manifest_bytes = read_member(archive, MANIFEST_NAME, MANIFEST_MAX_BYTES)
+        yaml_bytes = read_member(archive, CATALOG_NAME, MAX_BYTES)
+    except InputRefused as exc:
+        raise _refuse(str(exc), _export_again()) from None
     except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError):
         raise _refuse(_("The zip file is damaged."), _export_again()) from None
     try:
-        manifest = json.loads(manifest_bytes.decode("utf-8"))
+        manifest = json_loads(manifest_bytes.decode("utf-8"))
+    except InputRefused as exc:
+        raise _refuse(f"{MANIFEST_NAME}: {exc}", _export_again()) from None
     except (UnicodeDecodeError, json.JSONDecodeError):
         manifest = None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
@@ -130,6 +145,8 @@ def bundle_read(data: bytes) -> Bundle:
         parsed = load_yaml(source)
     except UnicodeDecodeError:
         raise _refuse(_("catalog.yaml is not UTF-8 text."), _export_again()) from None
+    except InputRefused as exc:
+        raise _refuse(f"{CATALOG_NAME}: {exc}", _export_again()) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         if mark is not None:

@@ -188,11 +188,24 @@ CONTENT_SECURITY_POLICY = {
 CONTENT_SECURITY_POLICY = with_provider_in_csp(CONTENT_SECURITY_POLICY, globals())
 
 # Password guessing (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username
-# from one address, sign-in is refused for AXES_COOLOFF_MINUTES, even with the right password.
+# from one client address, sign-in to that account from that address is refused for
+# AXES_COOLOFF_MINUTES, even with the right password.
 # Admins unlock early in Django admin (Access attempts) or with `manage.py axes_reset_username`.
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+# The lock is on the account *from the guesser's address*, never on the account everywhere: its
+# owner still signs in from anywhere else. The address is the real client's behind the proxies
+# in TRUSTED_PROXIES (common/client_ip.py), so that users behind one proxy are not one address.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "common.client_ip.client_ip"
+# Reverse proxies in front of the app (comma-separated addresses or CIDR networks): from them,
+# the client is the rightmost X-Forwarded-For entry that is not one of them. Empty: REMOTE_ADDR,
+# and X-Forwarded-For is ignored. A value that is not an address or network stops the process.
+TRUSTED_PROXIES = [
+    str(ipaddress.ip_network(entry.strip(), strict=False))
+    for entry in env.list("TRUSTED_PROXIES", default=[])
+    if entry.strip()
+]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
@@ -281,7 +294,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": [
-        "rest_framework.parsers.JSONParser",
+        "common.drf.JSONParser",
         "rest_framework.parsers.FormParser",
         "common.drf.MultiPartParser",
     ],
@@ -425,8 +438,11 @@ PROMETHEUS_DATABASE_ENGINES = {
 for _database in DATABASES.values():
     _database["ENGINE"] = PROMETHEUS_DATABASE_ENGINES.get(_database["ENGINE"], _database["ENGINE"])
 
-# --- Portable evaluations (portable/archive.py) ------------------------------------------------
+# --- Portable evaluations (portable/) -----------------------------------------------------------
 # The largest evaluation archive an import accepts, as uploaded and as unpacked; a larger one is
 # refused before any of it is read into the database.
 PORTABLE_MAX_BYTES = env.int("PORTABLE_MAX_BYTES", default=256 * 1024 * 1024)
+# The largest evaluation.json (the rows, parsed in memory: about ten times its size at worst,
+# with at most common.parsing.MAX_VALUES values); evidence and other files keep the limit above.
+PORTABLE_DOCUMENT_MAX_BYTES = env.int("PORTABLE_DOCUMENT_MAX_BYTES", default=32 * 1024 * 1024)
 # --- end of portable evaluations ---------------------------------------------------------------

@@ -65,3 +65,41 @@ def test_the_admin_lists_and_deletes_lockouts(client):
     attempt = AccessAttempt.objects.get(username="tao")
     unlock = client.post(f"/admin/axes/accessattempt/{attempt.pk}/delete/", {"post": "yes"})
     assert unlock.status_code == 302 and not AccessAttempt.objects.exists()
+
+
+# --- behind a reverse proxy: the real client's address is counted ----------------------------
+
+PROXY = "10.0.0.2"
+ATTACKER, OWNER = "203.0.113.9", "198.51.100.7"
+
+
+def via_proxy(forwarded_for: str, remote=PROXY) -> Client:
+    """A browser whose requests reach the app through the proxy, which appended its caller."""
+    return Client(REMOTE_ADDR=remote, HTTP_X_FORWARDED_FOR=forwarded_for)
+
+
+@override_settings(AXES_FAILURE_LIMIT=5, TRUSTED_PROXIES=["10.0.0.0/8"])
+def test_behind_a_proxy_a_guesser_locks_their_own_address_not_the_account():
+    """Everyone reaches the app from the proxy's address; five wrong passwords for "tao" from
+    the attacker lock the attacker's address (for tao), not tao, who signs in from theirs."""
+    tao = make_user(roles.TECH_LEAD, username="tao")
+    attacker = via_proxy(ATTACKER)
+    for _ in range(5):
+        sign_in(attacker, "tao", "wrong-guess")
+    assert sign_in(attacker, "tao", PASSWORD).status_code == 429
+    owner = via_proxy(OWNER)
+    assert sign_in(owner, "tao", PASSWORD).status_code == 302
+    assert int(owner.session["_auth_user_id"]) == tao.pk
+    # Forging X-Forwarded-For does not help: the proxy appends the real caller on the right.
+    forger = via_proxy(f"{OWNER}, {ATTACKER}")
+    assert sign_in(forger, "tao", PASSWORD).status_code == 429
+
+
+@override_settings(AXES_FAILURE_LIMIT=5, TRUSTED_PROXIES=["10.0.0.0/8"])
+def test_forwarded_for_is_ignored_from_a_connection_that_is_not_a_trusted_proxy():
+    """A client talking to the app directly cannot pick a new address per guess."""
+    make_user(roles.TECH_LEAD, username="tao")
+    for n in range(5):
+        sign_in(via_proxy(f"192.0.2.{n}", remote=ATTACKER), "tao", "wrong-guess")
+    assert sign_in(via_proxy("192.0.2.99", remote=ATTACKER), "tao", PASSWORD).status_code == 429
+    assert sign_in(via_proxy(OWNER), "tao", PASSWORD).status_code == 302

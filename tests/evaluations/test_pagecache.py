@@ -1,15 +1,19 @@
 """Kept tabs (evaluations/pagecache.py): a heavy tab is rendered once per stamp, viewer, language
 and request, and any change to what it shows, membership, or the viewer renders it again."""
 
+import re
+
 import pytest
 from django.contrib import messages
 from django.contrib.messages.storage.base import Message
 from django.contrib.messages.storage.cookie import CookieStorage
+from django.core.cache import caches
 from django.http import HttpRequest
 from django.test import override_settings
 from django.urls import reverse
 
 from catalog.models import Solution
+from evaluations import digests
 from evaluations.models import MemberRole, Membership
 from tests.factories import make_everything
 
@@ -43,6 +47,11 @@ def warm(client, name, evaluation):
     """The first request gets the CSRF cookie the key needs, the second is kept."""
     get(client, name, evaluation)
     get(client, name, evaluation)
+
+
+def without_tokens(response) -> str:
+    """The page without its CSRF tokens (64 letters and digits, masked anew at every render)."""
+    return re.sub(r"\b[A-Za-z0-9]{64}\b", "", response.content.decode())
 
 
 def kept(response) -> bool:
@@ -170,3 +179,33 @@ def test_page_cache_url_puts_kept_tabs_in_redis(monkeypatch):
         monkeypatch.delenv("PAGE_CACHE_URL")
         importlib.reload(base)
     assert base.CACHES["pages"]["BACKEND"].endswith("LocMemCache")
+
+
+def test_a_role_changed_without_signals_is_not_served_the_old_roles_page(client, owner, everything):
+    """A write that sends no signal (QuerySet.update) cannot serve an owner's scorecard, with
+    other reviewers' names, to the same person demoted to reviewer: the role is in the key."""
+    client.force_login(owner)
+    warm(client, "poc:scorecard", everything)
+    as_owner = get(client, "poc:scorecard", everything)
+    assert kept(as_owner)
+    Membership.objects.filter(evaluation=everything, user=owner).update(role=MemberRole.REVIEWER)
+    as_reviewer = get(client, "poc:scorecard", everything)
+    assert not kept(as_reviewer)
+    caches["pages"].clear()
+    rendered = get(client, "poc:scorecard", everything)  # the reviewer's own page
+    assert without_tokens(as_reviewer) == without_tokens(rendered)
+    assert without_tokens(as_reviewer) != without_tokens(as_owner)
+
+
+def test_a_role_changed_in_bulk_moves_the_evaluations_stamp(owner, people, everything):
+    """QuerySet writes of memberships move the stamp like a save does, so the status strips
+    (counted per viewer) are counted again too."""
+    editor = people[MemberRole.EDITOR]
+    before = digests.stamp_of(everything.pk)
+    Membership.objects.filter(evaluation=everything, user=editor).update(role=MemberRole.VIEWER)
+    after_update = digests.stamp_of(everything.pk)
+    assert after_update > before
+    row = Membership.objects.get(evaluation=everything, user=editor)
+    row.role = MemberRole.REVIEWER
+    Membership.objects.bulk_update([row], ["role"])
+    assert digests.stamp_of(everything.pk) > after_update

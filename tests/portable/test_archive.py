@@ -379,3 +379,57 @@ def test_no_candidate_left_behind_when_refused(owner, people):
     with pytest.raises(ArchiveRefused):
         evaluation_import(source=io.BytesIO(data))
     assert set(Candidate.objects.values_list("pk", flat=True)) == ids
+
+
+# --- hostile archives: bounded reading -------------------------------------------------------
+
+
+def crafted(manifest_chunks, *, document: bytes = b"{}") -> bytes:
+    """A small zip whose manifest.json unpacks to the chunks given (written as they come)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        with archive.open("manifest.json", "w") as stream:
+            for chunk in manifest_chunks:
+                stream.write(chunk)
+        archive.writestr("evaluation.json", document)
+    return out.getvalue()
+
+
+def import_peak(data: bytes) -> tuple[str, int]:
+    """The refusal of importing `data`, and the most memory Python held meanwhile."""
+    import tracemalloc
+
+    source = io.BytesIO(data)
+    tracemalloc.start()
+    try:
+        with pytest.raises(ArchiveRefused) as refused:
+            evaluation_import(source=source)
+        return " ".join(refused.value.messages), tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_huge_manifest_is_refused_by_its_size_before_it_is_read():
+    """A manifest of ten million zeros (20 MB unpacked, a zip of about 20 KB, under the archive
+    limit) is refused by the manifest's own limit without being read: parsed, it would take
+    hundreds of megabytes."""
+    data = crafted([b"[" + b"0," * 1_000_000] + [b"0," * 1_000_000] * 9 + [b"0]"])
+    assert len(data) < 100 * 1024
+    message, peak = import_peak(data)
+    assert peak < 4 * 1024 * 1024, f"{peak / 2**20:.1f} MiB held while refusing"
+    assert "manifest.json is larger than 4.0" in message
+
+
+def test_a_document_too_large_for_memory_is_refused(owner, people, settings):
+    evaluation = make_everything(owner, people)
+    data = export_bytes(evaluation)
+    _document, manifest = contents(data)
+    settings.PORTABLE_DOCUMENT_MAX_BYTES = 1000
+    with pytest.raises(ArchiveRefused, match="evaluation.json is larger than 1000"):
+        evaluation_import(source=io.BytesIO(data), user=owner)
+    assert manifest["files"]  # the manifest, small, was read
+
+
+def test_an_archive_nested_too_deeply_is_refused():
+    with pytest.raises(ArchiveRefused, match="nested more than"):
+        evaluation_import(source=io.BytesIO(crafted([b"[" * 200000])))
