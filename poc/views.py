@@ -149,8 +149,18 @@ class PlanWeightView(PlanPage, View):
 
     def context(self, form=None, error=None, **extra):
         if getattr(self.request, "htmx", False):
-            return {"row": self.weighted(), "action": self.action, "error": error, **extra}
-        return super().context(form, error, **extra)
+            row = self.weighted()
+            row.refusal = error
+            return {"row": row, "action": self.action, **extra}
+        # The whole page again: the refusal belongs to the row that was sent, not to every row
+        # the page's weight forms show.
+        context = super().context(form, None, **extra)
+        key = "groups" if self.model is PlanGroup else "cases"
+        context[key] = list(context[key])
+        for row in context[key]:
+            if str(row.pk) == self.request.POST.get("id"):
+                row.refusal = error
+        return context
 
     def htmx_target(self):
         return f"#weight-{self.action}-{self.request.POST.get('id', '')}"

@@ -210,6 +210,22 @@ def test_a_weight_saves_on_change_and_answers_its_own_form(client, evaluation, o
     assert case.weight == 4.5
 
 
+def test_a_stale_weight_without_htmx_is_refused_on_its_own_row_only(
+    client, evaluation, owner, plan
+):
+    group = evaluation.poc_groups.order_by("pk").first()
+    client.force_login(owner)
+    path = url("plan", evaluation)
+    form = {"action": "group_weight", "id": group.pk, "version": group.version}
+    assert client.post(path, {**form, "weight": "3"}).status_code == 302
+    stale = client.post(path, {**form, "weight": "3"})
+    body = stale.content.decode()
+    assert stale.status_code == 409
+    assert body.count("Someone else saved this") == 1
+    row = body.split(f'id="weight-group_weight-{group.pk}"')[1].split("</form>")[0]
+    assert "Someone else saved this" in row and f'value="{group.version + 1}"' in row
+
+
 def test_typed_text_never_becomes_a_formula_in_the_workbook(client, evaluation, owner, plan):
     from poc.models import TestGroup
 
