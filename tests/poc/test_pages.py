@@ -4,6 +4,7 @@ from io import BytesIO
 
 import pytest
 from django.urls import reverse
+from django.utils import formats, timezone
 from openpyxl import load_workbook
 
 from common import roles
@@ -224,6 +225,11 @@ def test_a_stale_weight_without_htmx_is_refused_on_its_own_row_only(
     assert body.count("Someone else saved this") == 1
     row = body.split(f'id="weight-group_weight-{group.pk}"')[1].split("</form>")[0]
     assert "Someone else saved this" in row and f'value="{group.version + 1}"' in row
+    # When it was saved, in the configured time zone like every other time the pages show.
+    saved = group.history.latest("history_date").history_date
+    local = formats.date_format(timezone.localtime(saved), "DATETIME_FORMAT")
+    utc = formats.date_format(saved, "DATETIME_FORMAT")
+    assert local != utc and local in row and utc not in row
 
 
 def test_typed_text_never_becomes_a_formula_in_the_workbook(client, evaluation, owner, plan):
