@@ -31,6 +31,7 @@ from ..forms import (
 )
 from ..models import Evidence, PlanCase, Score
 from ..selectors import (
+    draft_count,
     evidence_for_download,
     results,
     scorecard,
@@ -75,6 +76,23 @@ class ScorecardView(EvaluationMixin, PageAction, View):
             context = {"evaluation": self.evaluation, **self.context()}
             return render(request, self.group_template_name, context)
         return self.answer(self.context())
+
+    def post(self, request, pk):
+        form = self.get_form(request.POST)
+        may_score = request.user.has_perm("poc.score", self.evaluation)
+        if may_score and form.is_valid() and not form.cleaned_data["confirmed"]:
+            return self.confirm(form.cleaned_data["candidate"])
+        return super().post(request, pk)
+
+    def confirm(self, cid):
+        """The step before a final submit, a page of its own so that it needs no script."""
+        candidate = candidate_get(self.evaluation, cid) if cid else None
+        context = {
+            "candidate": candidate,
+            "drafts": draft_count(self.evaluation, self.request.user, candidate),
+            "back": scorecard_url(self.evaluation, self.requested_group()),
+        }
+        return self.respond("poc/submit_confirm.html", context, 200)
 
     def perform(self, form):
         cid = form.cleaned_data["candidate"]
