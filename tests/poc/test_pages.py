@@ -245,5 +245,4 @@ def test_typed_text_never_becomes_a_formula_in_the_workbook(client, evaluation, 
     cells = [c for ws in book.worksheets for row in ws.iter_rows() for c in row]
     typed = [c for c in cells if c.value in (evil, "+1+1")]
     assert len(typed) == 2 and all(c.data_type == "s" and c.quotePrefix for c in typed)
-    ours = [c for c in cells if c.data_type == "f"]
-    assert ours and all("SUMPRODUCT" in c.value or "!$" in c.value for c in ours)
+    assert not [c for c in cells if c.data_type == "f"]  # totals are stored values
