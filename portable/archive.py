@@ -170,9 +170,15 @@ def _user_model():
     return get_user_model()
 
 
+# Facts about one instance's copy, not about the evaluation: an archive never carries them (the
+# import sets them for the copy it makes).
+LOCAL_FIELDS = {"evaluations.evaluation": {"imported_from", "imported_at"}}
+
+
 def _fields(model):
-    """The concrete fields an archive row carries: all but the primary key."""
-    return [f for f in model._meta.concrete_fields if not f.primary_key]
+    """The concrete fields an archive row carries: all but the primary key and the local ones."""
+    local = LOCAL_FIELDS.get(model._meta.label_lower, set())
+    return [f for f in model._meta.concrete_fields if not f.primary_key and f.name not in local]
 
 
 def _m2m(model):
@@ -658,11 +664,15 @@ class _Importer:
                 raise ValidationError(f"{where}: {'; '.join(errors)}") from None
         return obj
 
-    def create(self, user) -> Evaluation:
+    def create(self, user, name: str = "") -> Evaluation:
         reason = _("Imported from an archive")
         for part in PARTS:
             model, rows = part.model, self.rows[part.model]
-            objs = model.objects.bulk_create([self.build(model, row) for row in rows])
+            built = [self.build(model, row) for row in rows]
+            if model is Evaluation:  # this copy's own mark (LOCAL_FIELDS)
+                for obj in built:
+                    obj.imported_from, obj.imported_at = name, timezone.now()
+            objs = model.objects.bulk_create(built)
             self.pks[model] = [obj.pk for obj in objs]
             for field in _m2m(model):
                 through = field.remote_field.through
@@ -700,12 +710,18 @@ class _Importer:
         return evaluation
 
 
-def evaluation_import(*, source, user=None) -> Evaluation:
+def evaluation_import(*, source, user=None, name: str = "") -> Evaluation:
     """Create the evaluation an archive holds, in one transaction, and return it.
 
     `source`: a path or a seekable binary file. `user`, when given, is who imports: made the
-    evaluation's owner unless the archive already names them as a member. Raises
-    ArchiveRefused, and then nothing is created: no row, no stored file."""
+    evaluation's owner unless the archive already names them as a member. `name`: the
+    archive's file name, kept on the evaluation with the time of the import (by default the
+    path's or the file's own name). Raises ArchiveRefused, and then nothing is created: no
+    row, no stored file."""
+    if not name:
+        path = source if isinstance(source, str | os.PathLike) else getattr(source, "name", "")
+        name = os.path.basename(str(path or ""))
+    name = name[: Evaluation._meta.get_field("imported_from").max_length]
     archive, document, paths = read_archive(source)
     written: list[str] = []
     try:
@@ -716,7 +732,7 @@ def evaluation_import(*, source, user=None) -> Evaluation:
             importer = _Importer(archive, document, paths, people, catalog)
             written = importer.written
             with transaction.atomic():
-                evaluation = importer.create(user)
+                evaluation = importer.create(user, name)
     except _Malformed as exc:
         _remove(written)
         raise ArchiveRefused(
