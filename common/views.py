@@ -18,7 +18,7 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -108,7 +108,7 @@ def stale_message(exc: StaleEdit) -> str:
     return "%s %s" % (  # noqa: UP031 - two translated sentences
         exc.message,
         _("It was saved by %(who)s (%(when)s).")
-        % {"who": name, "when": formats.date_format(when, "DATETIME_FORMAT")},
+        % {"who": name, "when": formats.date_format(timezone.localtime(when), "DATETIME_FORMAT")},
     )
 
 

@@ -120,6 +120,10 @@ class Evaluation(VersionedModel):
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    # Set by portable's import (and only there): the archive's file name and when, so that a
+    # copy imported next to its original is told apart in the list.
+    imported_from = models.CharField(_("imported from"), max_length=255, blank=True)
+    imported_at = models.DateTimeField(_("imported"), null=True, blank=True)
     history = HistoricalRecords(m2m_fields=[scenarios])
 
     class Meta:

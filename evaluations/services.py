@@ -47,6 +47,7 @@ from .models import (
 )
 from .rules import is_editor
 from .selectors import evaluation_data, shortlist_suggest
+from .signals import candidate_added
 
 User = get_user_model()
 
@@ -341,6 +342,7 @@ def _new_candidate(evaluation, solution, *, user, origin, reason="", rules=()) -
         ) from None
     if rules:
         candidate.rules.set(rules)
+    candidate_added.send(sender=Candidate, candidate=candidate, user=user)
     return candidate
 
 
@@ -442,6 +444,7 @@ def candidate_compose_stack(
         ) from None
     for role, solution in layers.items():
         save_as(CandidateLayer(candidate=candidate, solution=solution, role=role), user)
+    candidate_added.send(sender=Candidate, candidate=candidate, user=user)
     return candidate
 
 

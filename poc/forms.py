@@ -133,6 +133,8 @@ class ProfileForm(forms.Form):
 
 class SubmitScoresForm(forms.Form):
     candidate = IntegerField(min_value=1, required=False)
+    # Submitting is final: without this the page asks first (poc/submit_confirm.html).
+    confirmed = forms.BooleanField(required=False)
 
 
 class VerifyCapabilityForm(forms.Form):

@@ -474,6 +474,15 @@ def _build_rows(block, cases, candidates, consensus, evaluation, user, see_all) 
         block.rows.append(row)
 
 
+def draft_count(evaluation: Evaluation, user, candidate: Candidate | None = None) -> int:
+    """How many of my draft scores (with a value) submitting would make final: what
+    services.scores_submit submits."""
+    drafts = Score.objects.filter(
+        case__evaluation=evaluation, reviewer=user, submitted_at=None, score__isnull=False
+    )
+    return drafts.filter(candidate=candidate).count() if candidate else drafts.count()
+
+
 def hidden_cell_count(evaluation: Evaluation, user) -> int:
     """Cells of the scorecard hidden from `user` (others submitted, they have not), in one
     query: what `scorecard(evaluation, user).hidden_cells` counts, without building it."""

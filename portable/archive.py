@@ -5,6 +5,7 @@ writing it in portable.export, checking an upload in portable.reading."""
 from __future__ import annotations
 
 import logging
+import os
 from collections import defaultdict
 from pathlib import PurePosixPath
 
@@ -12,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.core.files.storage import default_storage
 from django.db import DatabaseError, models, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from evaluations.models import Evaluation, MemberRole, Membership
@@ -233,11 +235,15 @@ class _Importer:
                 raise ValidationError(f"{where}: {'; '.join(errors)}") from None
         return obj
 
-    def create(self, user) -> Evaluation:
+    def create(self, user, name: str = "") -> Evaluation:
         reason = _("Imported from an archive")
         for part in PARTS:
             model, rows = part.model, self.rows[part.model]
-            objs = model.objects.bulk_create([self.build(model, row) for row in rows])
+            built = [self.build(model, row) for row in rows]
+            if model is Evaluation:  # this copy's own mark (parts.LOCAL_FIELDS)
+                for obj in built:
+                    obj.imported_from, obj.imported_at = name, timezone.now()
+            objs = model.objects.bulk_create(built)
             self.pks[model] = [obj.pk for obj in objs]
             for field in m2m_fields(model):
                 through = field.remote_field.through
@@ -275,12 +281,18 @@ class _Importer:
         return evaluation
 
 
-def evaluation_import(*, source, user=None) -> Evaluation:
+def evaluation_import(*, source, user=None, name: str = "") -> Evaluation:
     """Create the evaluation an archive holds, in one transaction, and return it.
 
     `source`: a path or a seekable binary file. `user`, when given, is who imports: made the
-    evaluation's owner unless the archive already names them as a member. Raises
-    ArchiveRefused, and then nothing is created: no row, no stored file."""
+    evaluation's owner unless the archive already names them as a member. `name`: the
+    archive's file name, kept on the evaluation with the time of the import (by default the
+    path's or the file's own name). Raises ArchiveRefused, and then nothing is created: no
+    row, no stored file."""
+    if not name:
+        path = source if isinstance(source, str | os.PathLike) else getattr(source, "name", "")
+        name = os.path.basename(str(path or ""))
+    name = name[: Evaluation._meta.get_field("imported_from").max_length]
     archive, document, paths = read_archive(source)
     written: list[str] = []
     try:
@@ -291,7 +303,7 @@ def evaluation_import(*, source, user=None) -> Evaluation:
             importer = _Importer(archive, document, paths, people, catalog)
             written = importer.written
             with transaction.atomic():
-                evaluation = importer.create(user)
+                evaluation = importer.create(user, name)
     except _Malformed as exc:
         _remove(written)
         raise ArchiveRefused(

@@ -159,9 +159,15 @@ def user_model():
     return get_user_model()
 
 
+# Facts about one instance's copy, not about the evaluation: an archive never carries them (the
+# import sets them for the copy it makes).
+LOCAL_FIELDS = {"evaluations.evaluation": {"imported_from", "imported_at"}}
+
+
 def row_fields(model):
-    """The concrete fields an archive row carries: all but the primary key."""
-    return [f for f in model._meta.concrete_fields if not f.primary_key]
+    """The concrete fields an archive row carries: all but the primary key and the local ones."""
+    local = LOCAL_FIELDS.get(model._meta.label_lower, set())
+    return [f for f in model._meta.concrete_fields if not f.primary_key and f.name not in local]
 
 
 def m2m_fields(model):

@@ -114,7 +114,7 @@ class EvaluationImportView(LoginRequiredMixin, PageAction, View):
     def perform(self, form):
         upload = form.cleaned_data["archive"]
         try:
-            return evaluation_import(source=upload.file, user=self.request.user)
+            return evaluation_import(source=upload.file, user=self.request.user, name=upload.name)
         except ArchiveRefused as exc:
             raise ValidationError({"archive": exc.messages}) from None
         finally:

@@ -15,7 +15,9 @@ from .sections import labels as section_labels
 FINAL_STATUSES = ("decided", "archived")
 
 
-def report_html(snapshot: dict, sha256: str, language: str, *, for_pdf: bool) -> str:
+def report_html(
+    snapshot: dict, sha256: str, language: str, *, for_pdf: bool, summary_spills: bool = False
+) -> str:
     css = (BASE_URL if for_pdf else STATIC_PREFIX) + "reports/report.css"
     # Snapshots from before sections could be chosen have no list: they printed them all.
     sections = snapshot.get("sections", ALL_SECTIONS)
@@ -32,6 +34,7 @@ def report_html(snapshot: dict, sha256: str, language: str, *, for_pdf: bool) ->
                 "section_labels": section_labels(sections),
                 # Before the decision (or after a reopening) every page says it is a draft.
                 "draft": snapshot.get("meta", {}).get("status") not in FINAL_STATUSES,
+                "summary_spills": summary_spills,
             },
         )
 
@@ -59,6 +62,10 @@ def render_pdf(snapshot: dict, sha256: str, language: str, *, progress=None) -> 
     html = report_html(snapshot, sha256, language, for_pdf=True)
     step(25)
     document = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render()
+    if summary_spilled(document):
+        # Laid out again without the break before the context (report.css, .spills).
+        html = report_html(snapshot, sha256, language, for_pdf=True, summary_spills=True)
+        document = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render()
     step(80)
     content = document.write_pdf()
     step(95)
@@ -68,6 +75,19 @@ def render_pdf(snapshot: dict, sha256: str, language: str, *, progress=None) -> 
         pages=len(document.pages),
         refused=fetcher.refused,
     )
+
+
+def summary_spilled(document) -> bool:
+    """Whether the executive summary took more than its one page in a laid-out document: the
+    context that follows it (forced onto a new page) starts two or more pages after it."""
+    page_of = {}
+    for number, page in enumerate(document.pages):
+        for anchor in ("summary", "summary-context"):
+            if anchor in page.anchors:
+                page_of.setdefault(anchor, number)
+    if len(page_of) < 2:
+        return False
+    return page_of["summary-context"] - page_of["summary"] > 1
 
 
 def harfbuzz_subsetting_available() -> bool:

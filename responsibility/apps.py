@@ -14,6 +14,13 @@ class ResponsibilityConfig(AppConfig):
 
         register("responsibility", responsibility_load_seed)
 
+        from evaluations.signals import candidate_added
+
+        from .services import matrix_start
+
+        # A new candidate's matrix starts from the usual split for its type (README).
+        candidate_added.connect(matrix_start, dispatch_uid="responsibility-matrix-start")
+
         from evaluations.answer_scales import register_party_source
 
         from .selectors import parties_for

@@ -17,6 +17,14 @@ from .models import Area, AreaRow, Cell, CostInput, CostSettings, Party, PartyKi
 # audit, tenant quotas): its platform team and its security team. A vendor, a cloud provider or
 # an "other" party cannot govern for the enterprise, nor can the business teams being governed.
 GOVERNING_KINDS = (PartyKind.INTERNAL, PartyKind.SECURITY)
+# A row's effort has two decimal places (AreaRow.internal_fte), so any sum of them has too.
+FTE_PLACES = Decimal("0.01")
+
+
+def effort_sum(total: Decimal | None) -> Decimal:
+    """An effort total the database added up, exact again: SQLite adds decimals as binary
+    floats and hands back 7.30000000000000 for 1.1 + 2.1 + 4.1."""
+    return (total or Decimal("0")).quantize(FTE_PLACES)
 
 
 def shared_parties() -> list[Party]:
@@ -156,9 +164,8 @@ def matrix_letters(owners: dict[int, int]) -> dict[int, dict]:
         )
         .order_by()
     )
-    zero = Decimal("0")
     for row in rows:
-        facts = (row["n"], row["single"] or zero, row["stack"] or zero)
+        facts = (row["n"], effort_sum(row["single"]), effort_sum(row["stack"]))
         out[owners[row["candidate_id"]]]["rows"][row["candidate_id"]] = facts
     return out
 

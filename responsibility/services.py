@@ -154,6 +154,12 @@ def matrix_prefill(*, user, candidate: Candidate) -> int:
     return added
 
 
+def matrix_start(*, candidate: Candidate, user, **signal) -> None:
+    """The candidate_added receiver: a new candidate's matrix starts from the usual split for
+    its type (matrix_prefill), so its people cost counts from the start."""
+    matrix_prefill(user=user, candidate=candidate)
+
+
 def _party_for(evaluation: Evaluation, party: Party) -> Party:
     if party.evaluation_id not in (None, evaluation.pk):
         raise ValidationError({"party": _("This party belongs to another evaluation.")})

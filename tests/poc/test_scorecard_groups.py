@@ -133,7 +133,20 @@ def test_evidence_and_submitting_drafts_come_back_to_the_same_group(
     assert "run.txt" in cell and f'data-upload="{upload}"' in cell
     assert 'id="evidence-upload"' in body  # the one form every cell's file input goes through
 
-    submitted = client.post(page(evaluation, "governance"), {"candidate": plan[0].pk})
+    # Submitting is final: the button leads to a confirmation first (no JavaScript needed).
+    asked = client.post(page(evaluation, "governance"), {"candidate": plan[0].pk})
+    body = asked.content.decode()
+    assert asked.status_code == 200 and 'data-testid="confirm-submit"' in body
+    assert "final" in body and "1 draft score" in body and plan[0].name in body
+    assert not Score.objects.get(case=case, reviewer=reviewer, candidate=plan[0]).submitted
+    assert f'href="{page(evaluation, "governance")}"' in body  # back, nothing sent
+    confirm = body.split('data-testid="confirm-submit"')[0].rsplit("<form", 1)[1]
+    assert f'action="{page(evaluation, "governance")}"' in confirm
+    assert 'name="confirmed" value="1"' in confirm and f'value="{plan[0].pk}"' in confirm
+
+    submitted = client.post(
+        page(evaluation, "governance"), {"candidate": plan[0].pk, "confirmed": "1"}
+    )
     assert submitted.status_code == 302 and submitted.url == page(evaluation, "governance")
     assert Score.objects.get(case=case, reviewer=reviewer, candidate=plan[0]).submitted
 

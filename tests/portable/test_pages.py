@@ -198,3 +198,26 @@ def test_a_missing_stored_file_stops_the_export(owner, everything, tmp_path):
     with pytest.raises(CommandError, match="is missing"):
         call_command("export_evaluation", str(everything.pk), str(path))
     assert not path.exists()
+
+
+def test_an_imported_evaluation_is_marked_in_the_list(client, owner, everything):
+    """Importing next to the original (a restore test, a copy for another team) gives two rows
+    with the same title: the imported one says where it came from and when."""
+    client.force_login(owner)
+    upload(client, export_bytes(everything), name="platform-2027.zip")
+    imported = Evaluation.objects.exclude(pk=everything.pk).get(title="Everything")
+    assert imported.imported_from == "platform-2027.zip" and imported.imported_at
+    body = client.get(reverse("evaluations:evaluation_list")).content.decode()
+    rows = {
+        pk: body.split(f'href="/evaluations/{pk}/"', 1)[1].split("</tr>", 1)[0]
+        for pk in (imported.pk, everything.pk)
+    }
+    assert (
+        'data-testid="imported"' in rows[imported.pk] and "platform-2027.zip" in rows[imported.pk]
+    )
+    assert 'data-testid="imported"' not in rows[everything.pk]
+    # An archive of the copy does not carry the mark to the next instance as its own.
+    again = export_bytes(imported)
+    upload(client, again, name="copy-of-copy.zip")
+    third = Evaluation.objects.exclude(pk__in=[everything.pk, imported.pk]).get(title="Everything")
+    assert third.imported_from == "copy-of-copy.zip"

@@ -223,6 +223,18 @@ def half_empty_pages(bottoms: list[float], starts: set[int], threshold: float = 
     ]
 
 
+def spilled_pages(bottoms: list[float], starts: set[int], threshold: float = 0.15) -> list[int]:
+    """Pages (from 1) that start no section and hold only a few lines (content ending above
+    `threshold` of the page) before the next section or the end: the end of a section spilled
+    onto a page of its own."""
+    last = len(bottoms)
+    return [
+        n
+        for n, bottom in enumerate(bottoms, start=1)
+        if n not in starts and bottom < threshold and (n == last or n + 1 in starts)
+    ]
+
+
 # --- (e) missing glyphs (tofu) --------------------------------------------------------------
 
 

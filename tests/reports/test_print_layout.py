@@ -241,6 +241,18 @@ def test_no_page_is_more_than_half_empty_in_the_middle_of_a_section(report):
     assert {n: f"{bottoms[n - 1]:.0%}" for n in empty} == {}
 
 
+def test_the_spill_check_finds_a_few_lines_alone_on_a_page():
+    # pages 1-2 one section, 3 holds its last line, 4 starts the next; 6 ends the report so
+    assert pc.spilled_pages([0.9, 0.95, 0.05, 0.8, 0.9, 0.1], {1, 4}) == [3, 6]
+    assert pc.spilled_pages([0.9, 0.6, 0.8, 0.4], {1, 3}) == []
+
+
+def test_no_section_spills_a_few_lines_onto_a_page_of_their_own(report):
+    bottoms = [pc.content_bottom(image, TOP_MM, BOTTOM_MM) for image in report.images]
+    spilled = pc.spilled_pages(bottoms, report.starts)
+    assert {n: f"{bottoms[n - 1]:.0%}" for n in spilled} == {}
+
+
 def test_every_glyph_is_in_the_embedded_fonts(report):
     assert pc.notdef_text(report.pdf) == {}
     assert any("CJK" in name for name in pc.fonts(report.pdf))

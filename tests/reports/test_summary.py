@@ -294,3 +294,32 @@ def test_a_claim_about_an_older_release_than_the_latest_is_a_caveat(proposal, la
     assert len(behind) == len(described - set(proposal.planted_slugs))
     assert all("26.05.3" in s["reason_label"] and "26.11.0" in s["reason_label"] for s in behind)
     assert behind[0]["reason_label"] in render(snap, language)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_summary_never_spills_onto_a_page_of_its_own(proposal, language):
+    """The summary is one page; the page after it begins the context section (a line of the
+    summary alone on page 3 is what the print CSS must prevent)."""
+    snap = build_snapshot(proposal, language=language, generated_at=GENERATED)
+    texts = pages(render_pdf(snap, snapshot_sha256(snap), language).content)
+    header, number = texts[1].splitlines()[0], re.compile(r"^\s*\d+ / \d+\s*$")
+    body = [
+        line
+        for line in texts[2].splitlines()
+        if line.strip() and line != header and not number.match(line)
+    ]
+    assert body[0].strip() == text(language, "Scenario and context"), body[:3]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_summary_longer_than_a_page_runs_on_into_the_context(proposal, language):
+    """A summary that does not fit its page (here a long rationale) continues on the next page
+    and the context follows it there, instead of its last lines standing alone on a page."""
+    snap = build_snapshot(proposal, language=language, generated_at=GENERATED)
+    reasons = [f"Reason {n}: the board weighed this point at length." for n in range(1, 41)]
+    snap["summary"]["decision"]["rationale"] = "\n".join(reasons)
+    texts = pages(render_pdf(snap, snapshot_sha256(snap), language).content)
+    caveats = text(language, "Caveats")
+    assert caveats not in texts[1] and caveats in texts[2]  # the summary does spill
+    context = text(language, "Scenario and context")
+    assert context not in texts[1] and context in texts[2], [t[:200] for t in texts[1:4]]

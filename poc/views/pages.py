@@ -1,9 +1,8 @@
-"""POC pages: the plan, the scorecard grid (blind until you submit), consensus, results,
+"""POC pages besides the plan: the scorecard grid (blind until you submit), consensus, results,
 evidence files and the .xlsx export. Members only (404 otherwise)."""
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import FileResponse, Http404, HttpResponse
@@ -17,193 +16,26 @@ from django.views import View
 from common.charts import radar_chart
 from common.exceptions import Forbidden
 from common.forms import form_error_text
-from common.views import ActionRouter, PageAction
+from common.views import PageAction
 from evaluations.models import CandidateStatus
 from evaluations.scoped import EvaluationMixin
 from evaluations.selectors import candidate_get
 
-from . import services
-from .export import scorecard_workbook
-from .forms import (
+from .. import services
+from ..export import scorecard_workbook
+from ..forms import (
     ConsensusForm,
-    CustomCaseForm,
     EvidenceForm,
-    LibraryCaseForm,
-    PlanCaseForm,
-    ProfileForm,
     ScoreForm,
     SubmitScoresForm,
-    VerifyCapabilityForm,
-    WeightForm,
 )
-from .models import Evidence, PlanCase, PlanGroup, Score
-from .selectors import (
+from ..models import Evidence, PlanCase, Score
+from ..selectors import (
+    draft_count,
     evidence_for_download,
-    plan_cases,
-    plan_default_profile,
-    plan_groups,
-    profile_in_use,
-    profiles_with_scenarios,
     results,
     scorecard,
 )
-from .verification import CASE_CAPABILITIES
-
-
-class PlanPage(EvaluationMixin, PageAction):
-    """The plan page around each of its forms."""
-
-    tab = "poc"
-    page_cache = True
-    template_name = "poc/plan.html"
-    success_message = gettext_lazy("Plan updated.")
-    errors_as_message = True
-
-    def context(self, form=None, error=None, **extra):
-        e = self.evaluation
-        extra.setdefault("custom_form", CustomCaseForm())
-        extra.setdefault("library_form", LibraryCaseForm(evaluation=e))
-        groups = plan_groups(e)
-        profiles = profiles_with_scenarios()
-        return {
-            "groups": groups,
-            "cases": plan_cases(e).prefetch_related(*CASE_CAPABILITIES),
-            "profiles": profiles,
-            "default_profile": plan_default_profile(e, profiles),
-            "profile_in_use": profile_in_use(groups, profiles),
-            "can_change_plan": self.request.user.has_perm("poc.change_plan", e),
-            "error": error,
-            **extra,
-        }
-
-    def success_url(self):
-        return reverse("poc:plan", kwargs={"pk": self.evaluation.pk})
-
-
-class PlanInitView(PlanPage, View):
-    form_class = forms.Form
-
-    def perform(self, form):
-        n = services.plan_init(user=self.request.user, evaluation=self.evaluation)
-        self.success_message = _("%(n)d case(s) added from the library.") % {"n": n}
-
-
-class PlanLibraryCaseView(PlanPage, View):
-    form_class = LibraryCaseForm
-    errors_as_message = False  # shown next to the field
-
-    def form_kwargs(self):
-        return {"evaluation": self.evaluation}
-
-    def context(self, form=None, error=None, **extra):
-        return super().context(form, error, library_form=form, **extra)
-
-    def perform(self, form):
-        return services.plan_case_add_library(
-            user=self.request.user, evaluation=self.evaluation, case=form.cleaned_data["case"]
-        )
-
-
-class PlanCustomCaseView(PlanPage, View):
-    form_class = CustomCaseForm
-    errors_as_message = False  # shown next to the fields
-
-    def context(self, form=None, error=None, **extra):
-        return super().context(form, error, custom_form=form, **extra)
-
-    def perform(self, form):
-        return services.plan_case_add_custom(
-            user=self.request.user, evaluation=self.evaluation, **form.cleaned_data
-        )
-
-
-class PlanVerifyView(PlanPage, View):
-    """The shortlist's "add the verifying POC case" button: adds it and shows the plan."""
-
-    form_class = VerifyCapabilityForm
-
-    def perform(self, form):
-        case = services.plan_case_verify(
-            user=self.request.user,
-            evaluation=self.evaluation,
-            capability=form.cleaned_data["capability"],
-        )
-        self.success_message = _("Added to the POC plan: “%(case)s”.") % {"case": case.shown_title}
-        return case
-
-
-class PlanWeightView(PlanPage, View):
-    """A case's weight. With htmx each weight saves on change and answers its own small form
-    (saved, or refused with the message and the saved weight); without, the page as usual."""
-
-    form_class = WeightForm
-    partial_template_name = "poc/partials/weight_form.html"
-    model: type = PlanCase
-    action = "case_weight"
-
-    def weighted(self):
-        pk = self.request.POST.get("id", "")
-        return get_object_or_404(
-            self.model, pk=pk if pk.isdigit() else 0, evaluation=self.evaluation
-        )
-
-    def context(self, form=None, error=None, **extra):
-        if getattr(self.request, "htmx", False):
-            return {"row": self.weighted(), "action": self.action, "error": error, **extra}
-        return super().context(form, error, **extra)
-
-    def htmx_target(self):
-        return f"#weight-{self.action}-{self.request.POST.get('id', '')}"
-
-    def perform(self, form):
-        return services.plan_weight_set(
-            user=self.request.user,
-            obj=self.weighted(),
-            weight=form.cleaned_data["weight"],
-            expected_version=form.cleaned_data["version"],
-        )
-
-    def success(self, result):
-        if getattr(self.request, "htmx", False):
-            return self.answer({"row": result, "action": self.action, "saved": True})
-        return super().success(result)
-
-
-class PlanGroupWeightView(PlanWeightView):
-    model = PlanGroup
-    action = "group_weight"
-
-
-class PlanCaseRemoveView(PlanPage, View):
-    form_class = PlanCaseForm
-
-    def perform(self, form):
-        case = get_object_or_404(PlanCase, pk=form.cleaned_data["id"], evaluation=self.evaluation)
-        return services.plan_case_remove(user=self.request.user, case=case)
-
-
-class PlanProfileView(PlanPage, View):
-    form_class = ProfileForm
-
-    def perform(self, form):
-        return services.plan_apply_profile(
-            user=self.request.user, evaluation=self.evaluation, profile=form.cleaned_data["profile"]
-        )
-
-
-class PlanView(ActionRouter, PlanPage, View):
-    actions = {
-        "init": PlanInitView,
-        "library": PlanLibraryCaseView,
-        "custom": PlanCustomCaseView,
-        "case_weight": PlanWeightView,
-        "group_weight": PlanGroupWeightView,
-        "remove": PlanCaseRemoveView,
-        "profile": PlanProfileView,
-    }
-
-    def get(self, request, pk):
-        return self.answer(self.context())
 
 
 class ScorecardView(EvaluationMixin, PageAction, View):
@@ -244,6 +76,23 @@ class ScorecardView(EvaluationMixin, PageAction, View):
             context = {"evaluation": self.evaluation, **self.context()}
             return render(request, self.group_template_name, context)
         return self.answer(self.context())
+
+    def post(self, request, pk):
+        form = self.get_form(request.POST)
+        may_score = request.user.has_perm("poc.score", self.evaluation)
+        if may_score and form.is_valid() and not form.cleaned_data["confirmed"]:
+            return self.confirm(form.cleaned_data["candidate"])
+        return super().post(request, pk)
+
+    def confirm(self, cid):
+        """The step before a final submit, a page of its own so that it needs no script."""
+        candidate = candidate_get(self.evaluation, cid) if cid else None
+        context = {
+            "candidate": candidate,
+            "drafts": draft_count(self.evaluation, self.request.user, candidate),
+            "back": scorecard_url(self.evaluation, self.requested_group()),
+        }
+        return self.respond("poc/submit_confirm.html", context, 200)
 
     def perform(self, form):
         cid = form.cleaned_data["candidate"]
