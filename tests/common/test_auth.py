@@ -146,8 +146,10 @@ def test_production_settings_pass_the_deployment_checks():
     import subprocess
     import sys
 
+    # A production process's environment: not the test process's (a browser test in the same
+    # worker sets DJANGO_ALLOW_ASYNC_UNSAFE for Playwright, which --deploy rightly refuses).
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
         "DJANGO_SETTINGS_MODULE": "config.settings.production",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
     }
