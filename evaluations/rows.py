@@ -26,7 +26,16 @@ from .selectors import (
     evaluations_for_user,
 )
 
-ROW_FIELDS = ("title", "organisation", "status", "created_by_id", "created_at", "updated_at")
+ROW_FIELDS = (
+    "title",
+    "organisation",
+    "status",
+    "created_by_id",
+    "created_at",
+    "updated_at",
+    "imported_from",  # the list marks an imported copy
+    "imported_at",
+)
 NAMES = ["name", *(build_localized_fieldname("name", lang) for lang in AVAILABLE_LANGUAGES)]
 SOLUTION_NAME = [f"solution__{name}" for name in NAMES]
 

@@ -149,6 +149,9 @@ def test_evidence_and_submitting_drafts_come_back_to_the_same_group(
     )
     assert submitted.status_code == 302 and submitted.url == page(evaluation, "governance")
     assert Score.objects.get(case=case, reviewer=reviewer, candidate=plan[0]).submitted
+    # Nothing left to submit: the page says so and offers no button.
+    again = client.post(page(evaluation, "governance"), {"candidate": plan[0].pk}).content
+    assert b'data-testid="confirm-submit"' not in again and b"no draft score" in again
 
 
 def test_others_evidence_stays_hidden_until_i_submit(client, evaluation, plan, people):
