@@ -43,7 +43,7 @@ TOP_MM, BOTTOM_MM = 18, 20
 KEPT_PAGES = {"cover": "cover", "summary": "summary", "matrices": "matrix", "poc": "poc"}
 
 
-@pytest.fixture(scope="module", autouse=True)
+@pytest.fixture(scope="session", autouse=True)
 def _poppler():
     if missing := pc.missing_tools():
         require_service(
@@ -158,10 +158,11 @@ class Rendered:
         return next(iter(pc.section_starts(self.pdf, [section])))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def demo_reports(django_db_setup, django_db_blocker, tmp_path_factory, _poppler):
-    """The demo evaluation's full report in both languages, rendered once; the demo data is
-    rolled back afterwards."""
+    """The demo evaluation's full report in both languages, rendered once per worker (session
+    scope: a module fixture is rebuilt whenever the worker runs another module's test between
+    two of these); the demo data is rolled back afterwards."""
     from weasyprint import HTML
 
     from evaluations.models import Evaluation
@@ -195,7 +196,9 @@ def demo_reports(django_db_setup, django_db_blocker, tmp_path_factory, _poppler)
 
 
 @pytest.fixture(params=LANGUAGES)
-def report(request, demo_reports) -> Rendered:
+def report(request, demo_reports, db) -> Rendered:
+    # `db`: pytest-django creates the test database only for runs holding a test that asks for
+    # it, and this module may run alone.
     return demo_reports[request.param]
 
 
