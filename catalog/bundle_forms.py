@@ -5,13 +5,17 @@ from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from common.forms import FileInput
+
 from .bundle import MAX_BYTES
 
 SHA256 = r"^[0-9a-f]{64}$"
 
 
 class BundleUploadForm(forms.Form):
-    bundle = forms.FileField(label=gettext_lazy("Catalog bundle (.zip)"), required=False)
+    bundle = forms.FileField(
+        label=gettext_lazy("Catalog bundle (.zip)"), required=False, widget=FileInput()
+    )
 
     def __init__(self, *args, too_large: int | None = None, **kwargs):
         super().__init__(*args, **kwargs)

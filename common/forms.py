@@ -36,7 +36,10 @@ class VersionField(IntegerField):
 
 
 def version_missing(form: forms.BaseForm) -> bool:
-    """Whether a bound form has a version field the request did not fill."""
+    """Whether a bound form has a version field the request did not fill (a form of several
+    rows, `versioned_rows`, answers for each row it saves)."""
+    if getattr(form, "versioned_rows", False):
+        return form.row_versions_missing()
     field = form.fields.get("version")
     if not isinstance(field, VersionField):
         return False
@@ -81,6 +84,17 @@ def number_formfield(db_field, **kwargs):
     elif isinstance(db_field, models.IntegerField) and not db_field.choices:
         kwargs.setdefault("form_class", IntegerField)
     return db_field.formfield(**kwargs)
+
+
+class FileInput(forms.FileInput):
+    """A file field whose button and "no file chosen" are the page's language, not the browser's:
+    the browser's own control is hidden (still focusable and labelled) behind a label that opens
+    it; static/js/app.js shows the chosen file's name."""
+
+    template_name = "common/widgets/file_input.html"
+
+    def __init__(self, attrs=None):
+        super().__init__({"class": "file-input", **(attrs or {})})
 
 
 class DateInput(forms.DateInput):

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import Scenario, Solution, SolutionType
@@ -25,6 +24,7 @@ from .models import (
     QuestionAnswer,
     StatusChange,
 )
+from .people import person_named
 
 
 class EvaluationForm(forms.ModelForm):
@@ -280,15 +280,20 @@ class TransitionForm(forms.Form):
 
 
 class MemberAddForm(forms.Form):
-    username = forms.CharField(label=_("Username"), max_length=150)
+    # Named `username` (what is sent is the username picked from the list); a name or an e-mail
+    # address only one account has is taken too (evaluations.people).
+    username = forms.CharField(
+        label=_("Person (name, username or e-mail)"),
+        max_length=254,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "list": "member-options"}),
+    )
     role = forms.ChoiceField(label=_("Role"), choices=MemberRole.choices)
 
     def clean_username(self):
-        name = self.cleaned_data["username"].strip()
-        user = get_user_model().objects.filter(username=name).first()
-        if user is None:
-            raise forms.ValidationError(_("There is no user '%(name)s'.") % {"name": name})
-        return user
+        try:
+            return person_named(self.cleaned_data["username"])
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from exc
 
 
 class MemberRoleForm(forms.Form):

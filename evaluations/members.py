@@ -3,7 +3,8 @@ form is its own view (common.views.PageAction) behind one URL."""
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.views import View
@@ -13,6 +14,7 @@ from common.views import ActionRouter, PageAction
 from . import services
 from .forms import MemberAddForm, MemberChangeRoleForm, MembershipForm
 from .models import Membership
+from .people import people_matching
 from .scoped import EvaluationMixin
 
 
@@ -26,7 +28,16 @@ class MembersPage(EvaluationMixin, PageAction):
         members = self.evaluation.memberships.select_related("user").order_by(
             "role", "user__username"
         )
-        extra.setdefault("add_form", MemberAddForm())
+        add_form = extra.setdefault("add_form", MemberAddForm())
+        # As the owner types, the people matching it fill the field's list (MemberSearchView).
+        add_form.fields["username"].widget.attrs.update(
+            {
+                "hx-get": reverse("evaluations:member_search", kwargs={"pk": self.evaluation.pk}),
+                "hx-trigger": "input changed delay:250ms",
+                "hx-target": "#member-options",
+                "hx-sync": "this:replace",
+            }
+        )
         return {"members": members, "error": error, **extra}
 
     def success_url(self):
@@ -77,3 +88,14 @@ class MembersView(ActionRouter, MembersPage, View):
 
     def get(self, request, pk):
         return self.answer(self.context())
+
+
+class MemberSearchView(EvaluationMixin, View):
+    """The people matching what the owner typed into the add form, as the options of its list
+    (at most a few, never members already). Only those who manage members may search."""
+
+    def get(self, request, pk):
+        if not request.user.has_perm("evaluations.manage_members", self.evaluation):
+            raise PermissionDenied
+        people = people_matching(request.GET.get("username", ""), evaluation=self.evaluation)
+        return render(request, "evaluations/partials/member_options.html", {"people": people})

@@ -30,5 +30,6 @@ urlpatterns = [
         name="approvals",
     ),
     path("<int:pk>/members/", members.MembersView.as_view(), name="evaluation_members"),
+    path("<int:pk>/members/people/", members.MemberSearchView.as_view(), name="member_search"),
     path("<int:pk>/history/", views.HistoryView.as_view(), name="evaluation_history"),
 ]

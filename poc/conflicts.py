@@ -202,6 +202,32 @@ def declaration_save(
     return row
 
 
+def declarations_save(*, user, evaluation: Evaluation, rows) -> list[ConflictDeclaration]:
+    """Several of my declarations at once, all or none: `rows` holds (candidate, has_conflict,
+    description, expected_version). A refused row names its candidate's fields
+    (`c<id>-description`), and a stale one refuses the whole set."""
+    saved = []
+    with transaction.atomic():
+        for candidate, has_conflict, description, version in rows:
+            candidate.evaluation = evaluation
+            try:
+                saved.append(
+                    declaration_save(
+                        user=user,
+                        candidate=candidate,
+                        has_conflict=has_conflict,
+                        description=description,
+                        expected_version=version,
+                    )
+                )
+            except ValidationError as exc:
+                errors = getattr(exc, "message_dict", {"description": exc.messages})
+                raise ValidationError(
+                    {f"c{candidate.pk}-{name}": messages for name, messages in errors.items()}
+                ) from exc
+    return saved
+
+
 def _save(row: ConflictDeclaration, user) -> None:
     """Validate and save a declaration one version up, recording who changed it."""
     bump(row)

@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.models import Capability
 from common.fields import text_limit
-from common.forms import DecimalField, IntegerField, VersionField
+from common.forms import DecimalField, FileInput, IntegerField, VersionField
 
 from .models import (
     Consensus,
@@ -104,7 +104,7 @@ class LibraryCaseForm(forms.Form):
 
 
 class EvidenceForm(forms.Form):
-    file = forms.FileField(label=_("Evidence file"))
+    file = forms.FileField(label=_("Evidence file"), widget=FileInput())
 
 
 class WeightForm(forms.Form):

@@ -12,10 +12,14 @@ from django.views import View
 from common.views import ActionRouter, PageAction
 from evaluations.models import MemberRole
 from evaluations.scoped import EvaluationMixin
-from evaluations.selectors import candidate_get
 
 from . import conflicts
-from .forms_conflicts import AllowanceForm, DeclarationForm, RevokeForm
+from .forms_conflicts import (
+    AllowanceForm,
+    DeclarationsForm,
+    RevokeForm,
+    declaration_rows,
+)
 from .models_conflicts import ConflictDeclaration
 
 SCORING_ROLES = (MemberRole.OWNER, MemberRole.EDITOR, MemberRole.REVIEWER)
@@ -48,9 +52,12 @@ class ConflictsPage(EvaluationMixin, PageAction):
         candidates = conflicts.shortlisted(e)
         conflicts.mark_candidates(candidates, e, user)
         rows = conflicts.declarations(e, user)
+        declare_form = extra.pop("declare_form", None)  # my declarations as sent, if refused
         sees_all = user.has_perm("poc.see_all_declarations", e)
         return {
             "candidates": candidates,
+            "declare_rows": declaration_rows(candidates, declare_form),
+            "declare_errors": declare_form.non_field_errors() if declare_form else [],
             "rows": rows,
             "sees_all": sees_all,
             "undeclared": undeclared(e, candidates, rows) if sees_all else [],
@@ -70,20 +77,22 @@ class ConflictsPage(EvaluationMixin, PageAction):
 
 
 class DeclareView(ConflictsPage, View):
-    form_class = DeclarationForm
-    success_message = gettext_lazy("Declaration saved.")
+    """My declarations for every candidate I chose something for, in one submit."""
+
+    form_class = DeclarationsForm
+    errors_as_message = False  # each candidate's row shows its own errors
+    success_message = gettext_lazy("Declarations saved.")
+
+    def form_kwargs(self):
+        return {"candidates": conflicts.shortlisted(self.evaluation)}
+
+    def context(self, form=None, error=None, **extra):
+        return super().context(form, error, declare_form=form, **extra)
 
     def perform(self, form):
-        data = form.cleaned_data
-        candidate = candidate_get(self.evaluation, data["candidate"])
-        candidate.evaluation = self.evaluation
-        self.back_to_scorecard = data["next"] == "scorecard"
-        return conflicts.declaration_save(
-            user=self.request.user,
-            candidate=candidate,
-            has_conflict=data["has_conflict"],
-            description=data["description"],
-            expected_version=data["version"],
+        self.back_to_scorecard = form.cleaned_data["next"] == "scorecard"
+        return conflicts.declarations_save(
+            user=self.request.user, evaluation=self.evaluation, rows=form.rows()
         )
 
     def success_url(self):
@@ -118,7 +127,11 @@ class RevokeView(ConflictsPage, View):
 
 
 class ConflictsView(ActionRouter, ConflictsPage, View):
-    actions = {"declare": DeclareView, "allow": AllowView, "revoke": RevokeView}
+    actions = {
+        "declare": DeclareView,
+        "allow": AllowView,
+        "revoke": RevokeView,
+    }
 
     def get(self, request, pk):
         return self.answer(self.context())

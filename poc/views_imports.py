@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import View
 
+from common.forms import FileInput
 from common.views import ActionRouter, PageAction
 from evaluations.scoped import EvaluationMixin
 
@@ -23,7 +24,9 @@ from . import import_files, imports, services
 
 
 class ImportUploadForm(forms.Form):
-    file = forms.FileField(label=gettext_lazy("Measurements file (.csv or .json)"))
+    file = forms.FileField(
+        label=gettext_lazy("Measurements file (.csv or .json)"), widget=FileInput()
+    )
 
 
 class ImportApplyForm(forms.Form):

@@ -4,9 +4,13 @@ from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from common.forms import FileInput
+
 
 class ArchiveImportForm(forms.Form):
-    archive = forms.FileField(label=gettext_lazy("Evaluation archive (.zip)"), required=False)
+    archive = forms.FileField(
+        label=gettext_lazy("Evaluation archive (.zip)"), required=False, widget=FileInput()
+    )
 
     def __init__(self, *args, too_large: int | None = None, **kwargs):
         super().__init__(*args, **kwargs)

@@ -6,8 +6,8 @@ from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, r
 from evaluations.models import ContextQuestion, FiveQuestion
 
 # Reads only the evaluation's owner may make (other members get 403): the archive holds every
-# member's scores, drafts and evidence.
-OWNER_ONLY = {"portable:evaluation_archive"}
+# member's scores, drafts and evidence; the people search offers the company's accounts.
+OWNER_ONLY = {"portable:evaluation_archive", "evaluations:member_search"}
 
 
 def evaluation_routes(resolver=None, namespace=""):

@@ -417,10 +417,9 @@ def page_declare(w: World) -> Shot:  # the owner's own declaration (one per memb
         row=by(ConflictDeclaration, candidate=w.volcano, member=w.owner),
         send=lambda n, v: {
             "action": "declare",
-            "candidate": w.volcano.pk,
-            "has_conflict": "yes",
-            "description": f"#{n}",
-            "version": v,
+            f"c{w.volcano.pk}-has_conflict": "yes",
+            f"c{w.volcano.pk}-description": f"#{n}",
+            f"c{w.volcano.pk}-version": v,
         },
         saved=lambda d: d.description,
         sent=lambda n: f"#{n}",
@@ -848,7 +847,7 @@ RACES = [
     Race("page", "poc:plan", "group_weight", page_group_weight, poc_forms.WeightForm),
     Race("page", "poc:cell", "", page_score, poc_forms.ScoreForm),
     Race("page", "poc:cell", "", page_consensus, poc_forms.ConsensusForm),
-    Race("page", "poc:conflicts", "declare", page_declare, coi_forms.DeclarationForm),
+    Race("page", "poc:conflicts", "declare", page_declare, coi_forms.DeclarationsForm),
     Race("page", "poc:conflicts", "allow", page_allow, coi_forms.AllowanceForm),
     Race("page", "poc:conflicts", "revoke", page_revoke, coi_forms.RevokeForm),
     Race("page", "poc:testbeds", "", page_test_bed, poc_testbed_forms.TestBedForm),
@@ -962,7 +961,10 @@ def versioned_forms() -> set[type[forms.BaseForm]]:
         cls
         for cls in subclasses(forms.BaseForm)
         if cls.__module__.split(".")[0] in PROJECT_APPS
-        and any(isinstance(f, VersionField) for f in cls.base_fields.values())
+        and (
+            any(isinstance(f, VersionField) for f in cls.base_fields.values())
+            or getattr(cls, "versioned_rows", False)  # a version per row (common.forms)
+        )
     }
     return {c for c in found if not any(o is not c and issubclass(o, c) for o in found)}
 

@@ -29,6 +29,7 @@ from ..forms import (
     ScoreForm,
     SubmitScoresForm,
 )
+from ..forms_conflicts import declaration_rows
 from ..models import Evidence, PlanCase, Score
 from ..selectors import (
     draft_count,
@@ -61,7 +62,7 @@ class ScorecardView(EvaluationMixin, PageAction, View):
             "card": card,
             "shown": card.shown,
             # Declared conflicts of interest: cells of a candidate I may not score say why.
-            "declare_first": card.waiting if can_score else [],
+            "declare_first": declaration_rows(card.waiting) if can_score else [],
             "totals": [(c, card.overall(c)) for c in card.candidates],
             "can_score": can_score,
             "can_consensus": user.has_perm("poc.record_consensus", e),

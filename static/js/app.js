@@ -77,6 +77,18 @@ document.addEventListener("change", function (event) {
   }
 });
 
+// A file field (common.forms.FileInput) names the chosen file beside its button, in the page's
+// language when none is chosen.
+document.addEventListener("change", function (event) {
+  var input = event.target;
+  if (!input.classList || !input.classList.contains("file-input")) return;
+  var pick = input.closest(".file-pick");
+  var shown = pick && pick.querySelector(".file-name");
+  if (!shown) return;
+  var names = Array.prototype.map.call(input.files || [], function (f) { return f.name; });
+  shown.textContent = names.length ? names.join(", ") : shown.getAttribute("data-none");
+});
+
 // An evidence file chosen in a scorecard cell goes through the page's one upload form (which
 // holds the CSRF token), to the address the cell's input names, so the cells carry no form each.
 document.addEventListener("change", function (event) {

@@ -1,6 +1,6 @@
-"""A reviewer declares a conflict of interest for one candidate: that candidate's scorecard
-cells are blocked with the reason; the owner allows scoring with a reason and the cell becomes
-editable again."""
+"""A reviewer declares, in one submit, a conflict of interest for one candidate and none for the
+other: the first candidate's scorecard cells are blocked with the reason; the owner allows
+scoring with a reason and the cells become editable again."""
 
 import pytest
 
@@ -37,14 +37,12 @@ def test_declared_conflict_blocks_the_cell_until_the_owner_allows_it(
     # Nothing declared yet: no cell can be scored.
     assert page.get_by_test_id(slurm_cell).get_by_test_id("blocked").is_visible()
     problems += page_problems(page, f"coi-declare-first-{width}")
-    form = page.get_by_test_id("declare-slurm")
-    form.get_by_test_id("conflict").check()
-    form.locator("input[name=description]").fill(RELATIONSHIP)
-    form.get_by_role("button", name="Declare").click()
-    page.wait_for_url(scorecard)
-    form = page.get_by_test_id("declare-volcano")
-    form.get_by_test_id("none").check()
-    form.get_by_role("button", name="Declare").click()
+    # Both candidates in one submit.
+    row = page.get_by_test_id("declare-slurm")
+    row.get_by_test_id("conflict").check()
+    row.locator("input[type=text]").fill(RELATIONSHIP)
+    page.get_by_test_id("declare-volcano").get_by_test_id("none").check()
+    page.get_by_test_id("save-declarations").click()
     page.wait_for_url(scorecard)
     assert page.get_by_test_id("declare-first").count() == 0
     blocked = page.get_by_test_id(slurm_cell).get_by_test_id("blocked")

@@ -204,6 +204,53 @@ def cell(evaluation, c, candidate):
     )
 
 
+def declared(*rows, **extra) -> dict:
+    """The declarations form as a page sends it: (candidate, "yes"/"no", description[, version])
+    per row."""
+    data = {"action": "declare", **extra}
+    for candidate, choice, description, *version in rows:
+        data[f"c{candidate.pk}-has_conflict"] = choice
+        data[f"c{candidate.pk}-description"] = description
+        data[f"c{candidate.pk}-version"] = version[0] if version else 0
+    return data
+
+
+def test_one_submit_declares_for_every_candidate_or_for_none(client, coi, evaluation):
+    r, slurm, volcano = coi["reviewer"], coi["slurm"], coi["volcano"]
+    client.force_login(r)
+    mine = ConflictDeclaration.objects.filter(member=r)
+
+    nothing = client.post(page(evaluation), {"action": "declare"})
+    assert nothing.status_code == 400 and "at least one candidate" in nothing.content.decode()
+    # One row refused (a relationship without its description): nothing is saved, and the
+    # page shows the message beside that candidate with what was typed kept.
+    half = client.post(page(evaluation), declared((slurm, "no", ""), (volcano, "yes", "")))
+    body = half.content.decode()
+    assert half.status_code == 400 and not mine.exists()
+    row = body[body.index('data-testid="declare-volcano"') :]
+    assert "Describe the relationship" in row[: row.index("</fieldset>")]
+    assert f'name="c{slurm.pk}-has_conflict" value="no" checked' in body
+    # A chosen row sent without its version is refused whole (428), as every versioned write.
+    unversioned = declared((slurm, "no", ""))
+    del unversioned[f"c{slurm.pk}-version"]
+    assert client.post(page(evaluation), unversioned).status_code == 428 and not mine.exists()
+
+    both = client.post(page(evaluation), declared((slurm, "no", ""), (volcano, "yes", FORMER)))
+    assert both.status_code == 302
+    assert dict(mine.values_list("candidate__solution__slug", "has_conflict")) == {
+        "slurm": False,
+        "volcano": True,
+    }
+    # A row left out keeps its declaration; a stale row refuses the whole set.
+    stale = client.post(page(evaluation), declared((slurm, "yes", "Shares", 0)))
+    assert stale.status_code == 409
+    assert mine.get(candidate=slurm).has_conflict is False
+    again = client.post(page(evaluation), declared((slurm, "yes", "Shares", 1)))
+    assert again.status_code == 302
+    assert mine.get(candidate=slurm).description == "Shares"
+    assert mine.get(candidate=volcano).description == FORMER
+
+
 def test_scorecard_asks_for_declarations_first_and_blocks_a_conflict_until_allowed(
     client, coi, evaluation, owner
 ):
@@ -216,15 +263,11 @@ def test_scorecard_asks_for_declarations_first_and_blocks_a_conflict_until_allow
         cell(evaluation, coi, slurm), {"score": "4", "outcome": "passed", "version": 0}
     )
     assert refused.status_code == 409 and "Declare any relationship" in refused.content.decode()
-    sent = {"action": "declare", "candidate": slurm.pk, "has_conflict": "yes", "version": 0}
-    missing = client.post(page(evaluation), {**sent, "description": ""})
+    missing = client.post(page(evaluation), declared((slurm, "yes", "")))
     assert missing.status_code == 400 and "Describe the relationship" in missing.content.decode()
-    done = client.post(page(evaluation), {**sent, "description": FORMER, "next": "scorecard"})
+    done = client.post(page(evaluation), declared((slurm, "yes", FORMER), next="scorecard"))
     assert done.status_code == 302 and done.url == scorecard
-    client.post(
-        page(evaluation),
-        {"action": "declare", "candidate": coi["volcano"].pk, "has_conflict": "no", "version": 0},
-    )
+    client.post(page(evaluation), declared((coi["volcano"], "no", "")))
     body = client.get(scorecard).content.decode()
     assert 'data-testid="declare-first"' not in body
     assert "declared a conflict of interest with Slurm" in body
@@ -284,7 +327,7 @@ def test_the_page_is_for_members_and_shows_others_declarations_to_the_owner_only
     assert FORMER in body and "SECRET-editor-shares" not in body
     client.force_login(people["outsider"])
     assert client.get(page(evaluation)).status_code == 404
-    post = {"action": "declare", "candidate": coi["slurm"].pk, "has_conflict": "no", "version": 0}
+    post = declared((coi["slurm"], "no", ""))
     assert client.post(page(evaluation), post).status_code == 404
     client.force_login(coi["viewer"])
     assert client.post(page(evaluation), post).status_code == 403
