@@ -9,6 +9,8 @@ from __future__ import annotations
 from decimal import Decimal
 from xml.sax.saxutils import escape
 
+from .text import shorten
+
 PALETTE = ["#2f6fa8", "#c0504d", "#4f9d4f", "#8064a2", "#d08a1e", "#2c9c9c", "#7f7f7f", "#b5487f"]
 FONT = "Noto Sans CJK SC, Noto Sans, sans-serif"
 
@@ -40,16 +42,17 @@ def _short(value: Decimal, units=WESTERN_UNITS) -> str:
 
 
 def _clip(text: str, size: int = 26) -> str:
-    return text if len(text) <= size else text[: size - 1] + "…"
+    return shorten(text, size)
 
 
 def _fit(text: str, pixels: int) -> str:
-    """Clip text to roughly `pixels` wide at 12px (CJK characters count about twice)."""
+    """Clip text to roughly `pixels` wide at 12px (CJK characters count about twice), at a word
+    boundary."""
     used = 0.0
     for i, char in enumerate(text):
         used += 12 if ord(char) > 0x2E80 else 6.6
         if used > pixels:
-            return text[: max(i - 1, 0)] + "…"
+            return shorten(text, max(i, 1))
     return text
 
 

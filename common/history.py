@@ -1,5 +1,7 @@
 """Saving with the history record attributed to the acting user."""
 
+from .text import shorten
+
 
 def save_as(obj, user) -> None:
     """Save `obj`; django-simple-history records `user` as the author, also outside a request.
@@ -13,7 +15,7 @@ def save_as(obj, user) -> None:
     if reason and history is not None:
         limit = history.model._meta.get_field("history_change_reason").max_length
         if limit and len(reason) > limit:
-            obj._change_reason = reason[: limit - 1] + "…"
+            obj._change_reason = shorten(reason, limit)
     obj.save()
 
 

@@ -16,12 +16,12 @@ from datetime import datetime
 from django.db import connection
 from django.db.models import CharField, OuterRef, Q, QuerySet, Subquery, Value
 from django.forms.models import model_to_dict
-from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from simple_history.utils import get_m2m_reverse_field_name
 
 from catalog.models import ShortlistRule
+from common.text import shorten
 
 from .answer_scales import party_choices
 from .models import (
@@ -269,7 +269,7 @@ def _raw_changes(record, previous) -> list[tuple[str, object, object]]:
 # How a linked row reads in a change: a rule as its reason (its key is for administrators), a
 # candidate as pages name it (a stack by its own name, not its main layer's).
 LINKED_NAMES = {
-    ShortlistRule: lambda rule: Truncator(rule.reason).chars(90),
+    ShortlistRule: lambda rule: shorten(rule.reason, 90),
     Candidate: lambda candidate: candidate.name,
 }
 

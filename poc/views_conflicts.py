@@ -53,6 +53,10 @@ class ConflictsPage(EvaluationMixin, PageAction):
         conflicts.mark_candidates(candidates, e, user)
         rows = conflicts.declarations(e, user)
         declare_form = extra.pop("declare_form", None)  # my declarations as sent, if refused
+        # The vendors in the reader's language (as declared, for a candidate no longer listed).
+        named = {c.pk: c.vendors for c in candidates}
+        for d in rows:
+            d.vendors_shown = named.get(d.candidate_id, d.vendors)
         sees_all = user.has_perm("poc.see_all_declarations", e)
         return {
             "candidates": candidates,

@@ -23,7 +23,6 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.db.models import Q
 from django.utils import formats, timezone
-from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import override, pgettext
 
@@ -33,6 +32,7 @@ from catalog.selectors import solution_comparison
 from common.charts import cumulative_cost_chart, radar_chart
 from common.numbers import amount_units
 from common.placeholders import is_placeholder_url
+from common.text import shorten
 from evaluations.approvals import HISTORY_KIND, signoff_snapshot
 from evaluations.constraints import constraint_checks
 from evaluations.history import history_counts, history_entries, history_timeline
@@ -48,6 +48,7 @@ from evaluations.models import (
 from evaluations.reminders import reminders_for
 from evaluations.selectors import EvaluationData, evaluation_data
 from evaluations.stacks import stack_profiles
+from poc.conflicts import vendors_of
 from poc.gate import decided_despite
 from poc.models import ConflictDeclaration, Direction, Evidence
 from poc.rubric import bands_text
@@ -940,15 +941,19 @@ def _evidence(evaluation: Evaluation) -> list[dict]:
 def _conflicts(evaluation: Evaluation) -> list[dict]:
     """Every member's declared relationship with each candidate's vendor(s), and the owner's
     decision on a declared conflict, by candidate then member."""
-    rows = ConflictDeclaration.objects.filter(evaluation=evaluation).select_related(
-        "member", "decided_by", "candidate__solution"
+    rows = (
+        ConflictDeclaration.objects.filter(evaluation=evaluation)
+        .select_related("member", "decided_by", "candidate__solution")
+        .prefetch_related("candidate__layers__solution")
     )
     rows = sorted(rows, key=lambda d: (d.candidate.name, _person(d.member) or "", d.pk))
     return [
         {
             "candidate": d.candidate.name,
             "member": _person(d.member),
-            "vendors": d.vendors,
+            # The vendors from the catalog in the report's language (`d.vendors` keeps them as
+            # the member's page named them, in the member's language).
+            "vendors": vendors_of(d.candidate),
             "has_conflict": d.has_conflict,
             "description": d.description,
             "declared_at": _iso_datetime(d.declared_at),
@@ -971,7 +976,7 @@ def _decisive_details(entry) -> str:
         if isinstance(c.new, date):  # in the report's language, like every other date
             shown = formats.date_format(c.new, "DATE_FORMAT")
         label = f"{c.label[:1].upper()}{c.label[1:]}"
-        parts.append(f"{label}: {Truncator(shown).chars(DETAIL_CHARS)}")
+        parts.append(f"{label}: {shorten(shown, DETAIL_CHARS)}")
     return pgettext("list separator", "; ").join(parts)
 
 

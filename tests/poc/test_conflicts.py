@@ -422,3 +422,25 @@ def test_add_member_then_declare_helper(coi, evaluation):
     extra = make_user(roles.REVIEWER, username="late")
     add_member(evaluation, extra, MemberRole.REVIEWER)
     assert len(declare_none(evaluation, extra)) == 2
+
+
+def test_vendors_are_named_in_the_readers_language_whatever_the_declarer_read(
+    client, coi, evaluation, owner
+):
+    from django.utils import translation
+
+    from reports.snapshot import build_snapshot
+
+    with translation.override("en"):
+        declare(coi["reviewer"], coi["volcano"], FORMER)
+    stored = ConflictDeclaration.objects.get(candidate=coi["volcano"])
+    assert "volcano-sh community" in stored.vendors  # the record, as the member's page said it
+
+    snapshot = build_snapshot(evaluation, language="zh-hans", generated_at="2027-03-01T09:30:00")
+    [row] = [r for r in snapshot["appendix"]["conflicts"] if r["description"] == FORMER]
+    assert "volcano-sh 社区" in row["vendors"] and "community" not in row["vendors"]
+    client.force_login(owner)
+    client.cookies["django_language"] = "zh-hans"
+    body = client.get(page(evaluation)).content.decode()
+    table = body[body.index('data-testid="declarations"') :]
+    assert "volcano-sh 社区" in table and "volcano-sh community" not in table
