@@ -16,7 +16,7 @@ CASES = [
         "what an enterprise platform is built to…",
     ),
     ("leads with 4.10 (next: the stack with 3.81)", 42, "leads with 4.10 (next: the stack with…"),
-    ("Kubernetes + Volcano + enterprise platform", 26, "Kubernetes + Volcano +…"),
+    ("Kubernetes + Volcano + enterprise platform", 26, "Kubernetes + Volcano…"),
     ("spread of 1.5 points, or more", 21, "spread of 1.5…"),
     # One word longer than half the room: cut inside it after all.
     ("Supercalifragilisticexpialidocious", 10, "Supercali…"),
