@@ -1,5 +1,6 @@
 """Saving with the history record attributed to the acting user."""
 
+from .people import person_name
 from .text import shorten
 
 
@@ -31,5 +32,5 @@ def last_saved(obj) -> tuple[str, object] | tuple[None, None]:
     if record is None:
         return None, None
     user = record.history_user
-    name = (user.get_full_name() or user.get_username()) if user is not None else None
+    name = person_name(user) if user is not None else None
     return name, record.history_date

@@ -27,6 +27,7 @@ from common import roles
 from common.concurrency import bump, lock_and_check
 from common.exceptions import Conflict, Forbidden
 from common.history import save_as
+from common.people import person_name
 
 from .models import Evaluation, Membership, Status, StatusChange
 from .models_approvals import Approval, ApprovalDecision
@@ -43,7 +44,7 @@ def _report_run_model():
 
 
 def _name(user) -> str:
-    return user.get_full_name() or user.get_username()
+    return person_name(user)
 
 
 # --- reads -----------------------------------------------------------------------------------

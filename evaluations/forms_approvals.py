@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from common.fields import text_limit
 from common.forms import IntegerField, VersionField
+from common.people import person_name
 
 from .models_approvals import Approval, ApprovalDecision
 
@@ -29,9 +30,7 @@ class RequestForm(forms.Form):
 
     def __init__(self, *args, members=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["approver"].choices = [("", "—")] + [
-            (u.pk, u.get_full_name() or u.username) for u in members
-        ]
+        self.fields["approver"].choices = [("", "—")] + [(u.pk, person_name(u)) for u in members]
 
 
 class WithdrawForm(forms.Form):

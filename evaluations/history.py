@@ -21,6 +21,7 @@ from django.utils.translation import pgettext
 from simple_history.utils import get_m2m_reverse_field_name
 
 from catalog.models import ShortlistRule
+from common.people import person_name
 from common.text import shorten
 
 from .answer_scales import party_choices
@@ -185,7 +186,7 @@ def _describe(kind: str, record) -> str:
         return record.title
     if kind == "membership":
         user = record.user
-        return (user.get_full_name() or user.username) if user else f"#{record.user_id}"
+        return person_name(user) if user else f"#{record.user_id}"
     if kind == "contextanswer":
         return record.question.text if record.question else f"#{record.question_id}"
     if kind == "candidate":
@@ -334,7 +335,7 @@ def history_entries(evaluation: Evaluation, rows) -> list[Entry]:
         user = record.history_user
         entry = Entry(
             when=record.history_date,
-            who=(user.get_full_name() or user.username) if user else None,
+            who=person_name(user) if user else None,
             action=ACTIONS[record.history_type],
             model=kind,
             model_label=str(meta.verbose_name),

@@ -10,6 +10,8 @@ from django.db.models import Q, Value
 from django.db.models.functions import Concat, Trim
 from django.utils.translation import gettext as _
 
+from common.people import person_name
+
 OFFERED = 10
 
 
@@ -60,7 +62,7 @@ def person_named(text: str):
             )
             % {"name": text}
         )
-    names = ", ".join(f"{p.get_full_name() or p.username} ({p.username})" for p in found)
+    names = ", ".join(f"{person_name(p)} ({p.username})" for p in found)
     raise ValueError(
         _("Several people match '%(name)s': %(people)s. Type the username of the one you mean.")
         % {"name": text, "people": names}

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from common.concurrency import bump, lock_and_check, lock_or_new
 from common.exceptions import Conflict, Forbidden
 from common.history import save_as
+from common.people import person_name
 from evaluations.models import Candidate, CandidateLayer, CandidateStatus, Evaluation, LayerRole
 
 from .models_conflicts import ConflictDeclaration
@@ -278,7 +279,7 @@ def allowance_revoke(
 def _describe(record) -> str:
     candidate = record.candidate.name if record.candidate else f"#{record.candidate_id}"
     member = record.member
-    who = (member.get_full_name() or member.username) if member else f"#{record.member_id}"
+    who = person_name(member) if member else f"#{record.member_id}"
     return f"{candidate} — {who}"
 
 

@@ -15,6 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from common.people import person_name
+
 from .selectors import Cell, scorecard
 
 
@@ -121,7 +123,7 @@ def decided_despite(evaluation) -> dict | None:
     who = change.changed_by
     return {
         "reason": change.reason,
-        "by": (who.get_full_name() or who.username) if who else "",
+        "by": person_name(who) if who else "",
         "on": timezone.localdate(change.changed_at).isoformat(),
         "unscored": [_("%(candidate)s — %(case)s") % _names(c) for c in cells.unscored],
         "disputed": [_("%(candidate)s — %(case)s") % _names(c) for c in cells.disputed],

@@ -31,6 +31,7 @@ from catalog.models import SupportLevel
 from catalog.selectors import solution_comparison
 from common.charts import cumulative_cost_chart, radar_chart
 from common.numbers import amount_units
+from common.people import person_name
 from common.placeholders import is_placeholder_url
 from common.text import shorten
 from evaluations.approvals import HISTORY_KIND, signoff_snapshot
@@ -144,7 +145,7 @@ def _report_day(generated_at: str) -> date | None:
 def _person(user) -> str | None:
     if user is None:
         return None
-    return user.get_full_name() or user.username
+    return person_name(user)
 
 
 def _requirement_label(name: str):

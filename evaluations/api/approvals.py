@@ -26,6 +26,7 @@ from common.http import (
     precondition_errors,
     with_etag,
 )
+from common.people import person_name
 
 from .. import approvals
 from ..models_approvals import Approval, ApprovalDecision
@@ -56,7 +57,7 @@ class ApprovalSerializer(serializers.Serializer):
     version = serializers.IntegerField()
 
     def get_approver_name(self, row) -> str:
-        return row.approver.get_full_name() or row.approver.get_username()
+        return person_name(row.approver)
 
 
 class ApprovableRunSerializer(serializers.Serializer):

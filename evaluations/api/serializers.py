@@ -14,6 +14,7 @@ from rest_framework import serializers
 from catalog.models import Scenario
 from common.fields import text_limit
 from common.http import ModelSerializer, VersionField
+from common.people import person_name
 
 from ..models import (
     AnswerScale,
@@ -238,7 +239,7 @@ class MembershipSerializer(ModelSerializer):
         read_only_fields = fields
 
     def get_name(self, membership) -> str:
-        return membership.user.get_full_name() or membership.user.username
+        return person_name(membership.user)
 
 
 class MemberAddSerializer(serializers.Serializer):

@@ -6,6 +6,7 @@ from django.template.defaultfilters import floatformat
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import get_language, gettext
 
+from common.people import person_name
 from poc.models import Outcome
 
 register = template.Library()
@@ -34,10 +35,7 @@ def reviewer_scores(scores) -> str:
     return format_html_join(
         " · ",
         '<span title="{}">{}: {}</span>',
-        (
-            (s.notes, s.reviewer.get_full_name() or s.reviewer.username, floatformat(s.score, -1))
-            for s in scores
-        ),
+        ((s.notes, person_name(s.reviewer), floatformat(s.score, -1)) for s in scores),
     )
 
 

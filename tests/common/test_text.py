@@ -30,3 +30,22 @@ CASES = [
 def test_shorten(text, limit, expected):
     assert shorten(text, limit) == expected
     assert len(shorten(text, limit)) <= limit
+
+
+@pytest.mark.parametrize(
+    ("first", "last", "username", "shown"),
+    [
+        ("丽", "王", "wangli", "王丽"),  # a Chinese name runs family name first, no space
+        ("Lin", "Chen", "lchen", "Lin Chen"),
+        ("", "", "pat", "pat"),
+        ("欧阳", "", "oy", "欧阳"),
+    ],
+)
+def test_a_person_is_named_as_their_language_writes_it(first, last, username, shown):
+    from django.contrib.auth import get_user_model
+
+    from common.people import person_name
+
+    user = get_user_model()(username=username, first_name=first, last_name=last)
+    assert person_name(user) == shown
+    assert person_name(None) == ""
