@@ -8,8 +8,10 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from common.querysets import SignallingModel
 
-class CatalogImport(models.Model):
+
+class CatalogImport(SignallingModel):
     """One applied bundle: who imported it, when, which catalog (the SHA-256 of its
     catalog.yaml, as its manifest names it) and what it held and changed."""
 

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from common.concurrency import VersionedModel
 from common.fields import LONG_TEXT, BoundedTextField
+from common.querysets import SignallingModel
 from common.validators import no_hidden_characters
 
 slug_validator = RegexValidator(
@@ -54,7 +55,7 @@ class DeploymentMode(models.TextChoices):
     SAAS = "saas", _("SaaS / multi-tenant edition")
 
 
-class OrderedModel(models.Model):
+class OrderedModel(SignallingModel):
     order = models.PositiveSmallIntegerField(_("order"), default=0)
 
     class Meta:
@@ -131,7 +132,7 @@ class Capability(OrderedModel):
         return self.name
 
 
-class Source(models.Model):
+class Source(SignallingModel):
     """A document a claim rests on: a repository at a commit, or a documentation page."""
 
     key = models.CharField(
@@ -179,7 +180,7 @@ def alias_list(aliases: str) -> list[str]:
     return [a.strip() for a in (aliases or "").split(",") if a.strip()]
 
 
-class Solution(models.Model):
+class Solution(SignallingModel):
     slug = models.SlugField(_("slug"), max_length=60, unique=True, validators=[slug_validator])
     name = models.CharField(_("name"), max_length=120)
     solution_type = models.ForeignKey(
@@ -302,7 +303,7 @@ class Solution(models.Model):
         return [line.strip() for line in (self.limits or "").splitlines() if line.strip()]
 
 
-class Evidence(models.Model):
+class Evidence(SignallingModel):
     """A level and what backs it: shared by claims and accelerator support (each adds its own
     sources, whose reverse names differ)."""
 

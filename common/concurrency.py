@@ -5,9 +5,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from .exceptions import Conflict, StaleEdit
+from .querysets import SignallingModel
 
 
-class VersionedModel(models.Model):
+class VersionedModel(SignallingModel):
     version = models.PositiveIntegerField(_lazy("version"), default=1, editable=False)
 
     class Meta:

@@ -56,3 +56,13 @@ class SignallingQuerySet(models.QuerySet):
         return count
 
     bulk_update.alters_data = True
+
+
+class SignallingModel(models.Model):
+    """A model whose default manager signals its bulk writes (SignallingQuerySet). Every model
+    whose rows a stored status or a kept page reads extends it (evaluations.digests checks)."""
+
+    objects = SignallingQuerySet.as_manager()
+
+    class Meta:
+        abstract = True

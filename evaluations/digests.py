@@ -37,6 +37,7 @@ from datetime import timedelta
 
 from django.apps import apps
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import DatabaseError, connection, connections, transaction
 from django.db.models import F
@@ -47,7 +48,8 @@ from django.utils.translation import get_language
 
 from common.querysets import rows_written
 
-from .models import Evaluation, StatusDigest, StatusStamp
+from .models import Evaluation, Membership, StatusDigest, StatusStamp
+from .models_digests import new_epoch
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +122,13 @@ def dependencies() -> dict:
 # --- moving stamps ---------------------------------------------------------------------------
 
 
+def _savepoints() -> tuple:
+    """The savepoints open now. An atomic block without a savepoint (`savepoint=False`, as
+    bulk writes open) shows as None: it rolls back with the block around it, so it is no
+    depth of its own."""
+    return tuple(s for s in connection.savepoint_ids if s is not None)
+
+
 class _Pending:
     """What the current transaction has already moved, so that a cascade of a thousand deleted
     cells moves its evaluation's stamp once. Tied to the transaction (Django replaces its list
@@ -136,7 +145,7 @@ class _Pending:
     def current(cls) -> _Pending | None:
         if not connection.in_atomic_block:
             return None
-        savepoints = tuple(connection.savepoint_ids)
+        savepoints = _savepoints()
         pending = getattr(connection, "_row_status_pending", None)
         same = pending is not None and pending.hooks is connection.run_on_commit
         if not (same and pending.savepoints == savepoints):
@@ -151,7 +160,7 @@ def _note_move() -> None:
         return
     hooks = connection.run_on_commit
     moves = [m for m in getattr(connection, "_row_status_moves", ()) if m[0] is hooks]
-    moves.append((hooks, tuple(connection.savepoint_ids)))
+    moves.append((hooks, _savepoints()))
     connection._row_status_moves = moves
 
 
@@ -162,7 +171,7 @@ def wrote_here() -> bool:
     other writers of the evaluation wait for its own locks."""
     if not connection.in_atomic_block:
         return False
-    hooks, current = connection.run_on_commit, tuple(connection.savepoint_ids)
+    hooks, current = connection.run_on_commit, _savepoints()
     return any(
         ref is hooks and chain[: len(current)] == current
         for ref, chain in getattr(connection, "_row_status_moves", ())
@@ -174,7 +183,7 @@ def _move(ids) -> None:
     stamps = StatusStamp.objects.all()
     if ids is not EVERYTHING:
         stamps = stamps.filter(evaluation_id__in=ids)
-    stamps.update(seq=F("seq") + 1)
+    stamps.update(seq=F("seq") + 1, epoch=new_epoch())
 
 
 def changed(evaluation_ids: Iterable[int] | object) -> None:
@@ -256,13 +265,24 @@ def _on_m2m(sender, instance, action, **kwargs) -> None:
         _on_change(sender, instance)
 
 
+def _on_person(sender, instance, created=False, update_fields=None, **kwargs) -> None:
+    """A person's name and account show on the pages of the evaluations they belong to or
+    created (a sign-in through the company's OpenID provider saves the names it brings): those
+    move. A sign-in that only records its time moves nothing."""
+    if created or (update_fields and set(update_fields) <= {"last_login"}):
+        return
+    ids = set(Membership.objects.filter(user=instance).values_list("evaluation_id", flat=True))
+    ids |= set(Evaluation.objects.filter(created_by=instance).values_list("pk", flat=True))
+    changed(ids)
+
+
 def _on_migrate(sender, **kwargs) -> None:
     """New code may count differently: after `migrate`, every status is computed again."""
     if sender.label != "evaluations":
         return
     using = kwargs.get("using", "default")
     if StatusStamp._meta.db_table in connections[using].introspection.table_names():
-        StatusStamp.objects.using(using).update(seq=F("seq") + 1)
+        StatusStamp.objects.using(using).update(seq=F("seq") + 1, epoch=new_epoch())
 
 
 DEPENDENCIES: dict = {}
@@ -278,6 +298,7 @@ def connect() -> None:
         )
     m2m_changed.connect(_on_m2m, dispatch_uid="row-status-m2m")
     rows_written.connect(_on_bulk, dispatch_uid="row-status-bulk")
+    post_save.connect(_on_person, sender=get_user_model(), dispatch_uid="row-status-person")
     post_migrate.connect(_on_migrate, dispatch_uid="row-status-migrate")
 
 
@@ -300,6 +321,17 @@ def _stamps(ids: list[int]) -> dict[int, int]:
 def stamp_of(evaluation_id: int) -> int:
     """The evaluation's current stamp (made if it has none yet); read it before the data."""
     return _stamps([evaluation_id]).get(evaluation_id, 0)
+
+
+def page_stamp(evaluation_id: int) -> str:
+    """What a kept page is filed under: the stamp and the epoch its last move drew (made if it
+    has none yet); read it before the data."""
+    current = StatusStamp.objects.filter(pk=evaluation_id).values_list("seq", "epoch")
+    row = current.first()
+    if row is None:
+        _stamps([evaluation_id])
+        row = current.first() or (0, "")
+    return f"{row[0]}.{row[1]}"
 
 
 def _claim(ids: list[int], viewer) -> list[int]:
@@ -331,6 +363,7 @@ def _store(viewer, computed: dict[int, RowStatus], stamps: dict[int, int]) -> No
             reminders=status.reminders,
             items={} if status.items is None else {get_language(): list(status.items)},
             computed_at=now,
+            day=timezone.localdate(now),
         )
         for pk, status in sorted(computed.items())
         if pk in claimed
@@ -343,7 +376,15 @@ def _store(viewer, computed: dict[int, RowStatus], stamps: dict[int, int]) -> No
                 rows,
                 update_conflicts=True,
                 unique_fields=["evaluation", "viewer"],
-                update_fields=["seq", "answered", "total", "reminders", "items", "computed_at"],
+                update_fields=[
+                    "seq",
+                    "answered",
+                    "total",
+                    "reminders",
+                    "items",
+                    "computed_at",
+                    "day",
+                ],
             )
     except DatabaseError:  # e.g. the evaluation was deleted meanwhile: counted next time
         log.warning("Row status not stored for %s evaluations", len(rows), exc_info=True)
@@ -371,6 +412,7 @@ def statuses(
         viewer=viewer,
         seq=F("evaluation__status_stamp__seq"),
         computed_at__gte=oldest,
+        day=timezone.localdate(),  # what is stale (catalog freshness) depends on the day
     ).values_list(*fields, *(["items"] if items else []))
     if items:
         language = get_language()

@@ -10,7 +10,7 @@ from simple_history.models import HistoricalRecords
 from catalog.models import Capability, Scenario, ShortlistRule, Solution, SolutionType
 from common.concurrency import VersionedModel
 from common.fields import LONG_TEXT, BoundedTextField
-from common.querysets import SignallingQuerySet
+from common.querysets import SignallingModel
 from common.validators import key_validator, no_hidden_characters
 
 from .answer_scales import missing_parts
@@ -162,7 +162,7 @@ FACT_FLAGS = {
 }
 
 
-class Membership(models.Model):
+class Membership(SignallingModel):
     evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -173,10 +173,6 @@ class Membership(models.Model):
     role = models.CharField(_("role"), max_length=10, choices=MemberRole.choices)
     added_at = models.DateTimeField(_("added"), auto_now_add=True)
     history = HistoricalRecords()
-
-    # A role changed in bulk (QuerySet.update) moves the evaluation's stamp like a save: what a
-    # member may see depends on it (evaluations.digests).
-    objects = SignallingQuerySet.as_manager()
 
     class Meta:
         ordering = ["evaluation", "role", "user__username"]
@@ -199,7 +195,7 @@ class AnswerValue(models.TextChoices):
     UNKNOWN = "unknown", _("Not sure yet")
 
 
-class LibraryQuestion(models.Model):
+class LibraryQuestion(SignallingModel):
     """A seeded, admin-editable question. Keys are stable: answers and rules refer to them."""
 
     key = models.CharField(_("key"), max_length=60, unique=True, validators=[key_validator])
@@ -241,7 +237,7 @@ class ConstraintFlag(models.TextChoices):
     HYBRID = "plans_hybrid", _("combines several resource sources")
 
 
-class Constraint(models.Model):
+class Constraint(SignallingModel):
     """A hard requirement an evaluation can carry, and the catalog capabilities every candidate
     must have to meet it (seeded, admin-editable, like the shortlist rules).
 
@@ -445,7 +441,7 @@ class LayerRole(models.TextChoices):
     OTHER = "other", _("Other layer")
 
 
-class CandidateLayer(models.Model):
+class CandidateLayer(SignallingModel):
     """One catalog solution in a stack candidate, in a named layer. Set when the stack is
     composed; to change the layers, compose another stack."""
 
@@ -608,7 +604,7 @@ class Decision(VersionedModel):
         return f"{self.evaluation} · {self.decided_on or '—'}"
 
 
-class ConstraintWaiver(models.Model):
+class ConstraintWaiver(SignallingModel):
     """The owner's explicit, reasoned acceptance that a candidate violates a hard constraint;
     without one the decided gate refuses a decision that chooses it."""
 
@@ -637,7 +633,7 @@ class ConstraintWaiver(models.Model):
         return f"{self.candidate} · {self.constraint}"
 
 
-class StatusChange(models.Model):
+class StatusChange(SignallingModel):
     """Every status move, with the reason where one is required (reopening)."""
 
     evaluation = models.ForeignKey(

@@ -4,9 +4,15 @@ not recompute every reminder of every row. evaluations/digests.py keeps them hon
 write to an evaluation's data moves its stamp, and a digest counts only while its `seq` equals
 the stamp's."""
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+
+def new_epoch() -> str:
+    return secrets.token_hex(8)
 
 
 class StatusStamp(models.Model):
@@ -21,6 +27,9 @@ class StatusStamp(models.Model):
         related_name="status_stamp",
     )
     seq = models.PositiveBigIntegerField(default=0)
+    # Drawn again at every move: a database restored from a backup takes `seq` back to numbers
+    # it had already passed, never to an epoch drawn since (kept pages live outside it).
+    epoch = models.CharField(max_length=16, default=new_epoch)
 
     class Meta:
         verbose_name = _("status stamp")
@@ -46,6 +55,9 @@ class StatusDigest(models.Model):
     # them (the overview) computed the status: {"en": [reminder fields, ...]}; {} otherwise.
     items = models.JSONField(default=dict, blank=True)
     computed_at = models.DateTimeField()
+    # The day it was counted on (in the site's time zone): a claim turns stale with the date,
+    # not with a write, so a status counts only on the day it was computed.
+    day = models.DateField(null=True)
 
     class Meta:
         verbose_name = _("status digest")

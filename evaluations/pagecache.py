@@ -8,8 +8,11 @@ transaction, so a page rendered under one stamp is still right as long as the st
 moved. A view opts in with `page_cache = True`; its GET answer is then kept in the "pages" cache
 under a key made of:
 
-* the evaluation and its stamp, read *before* the page reads any data (as digests do): a
-  render that races a writer is filed under the old stamp, which no later request asks for;
+* the release (common.release): a deploy never serves the previous release's HTML;
+* the evaluation and its stamp with the stamp's epoch, read *before* the page reads any data
+  (as digests do): a render that races a writer is filed under the old stamp, which no later
+  request asks for, and a database restored from a backup, which takes stamps back to numbers
+  they had passed, never meets an epoch drawn since;
 * the viewer, their site-wide roles (granted by an administrator), their role in this
   evaluation (read with the membership check, so a role changed by a write that moves no stamp
   still gets its own page: an owner's scorecard names reviewers a reviewer must not see), and
@@ -34,6 +37,7 @@ from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import get_language
 
+from common.release import release_id
 from common.roles import user_roles
 
 from . import digests
@@ -42,14 +46,15 @@ from .rules import member_role
 CACHE = "pages"
 
 
-def _key(request, evaluation, seq: int) -> str | None:
+def _key(request, evaluation, stamp: str) -> str | None:
     secret = request.META.get("CSRF_COOKIE")
     if not secret:
         return None
     user = request.user
     parts = [
+        release_id(),
         str(evaluation.pk),
-        str(seq),
+        stamp,
         str(user.pk),
         ",".join(user_roles(user)),  # read by the navigation anyway (context processor)
         member_role(user, evaluation) or "",  # read with the membership check (selectors)
@@ -77,7 +82,7 @@ def serve(request, evaluation, render) -> HttpResponse:
     request's key are unchanged. `evaluation` is the one the member-only selector loaded."""
     if not _cacheable_request(request):
         return render()
-    key = _key(request, evaluation, digests.stamp_of(evaluation.pk))
+    key = _key(request, evaluation, digests.page_stamp(evaluation.pk))
     if key is None:
         return render()
     cache = caches[CACHE]

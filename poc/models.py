@@ -12,6 +12,7 @@ from simple_history.models import HistoricalRecords
 from catalog.models import Capability, Scenario
 from common.concurrency import VersionedModel
 from common.fields import LONG_TEXT, BoundedTextField
+from common.querysets import SignallingModel
 from common.validators import key_validator
 from evaluations.models import Candidate, Evaluation
 
@@ -34,7 +35,7 @@ class Outcome(models.TextChoices):
     BLOCKED = "blocked", _("Blocked")
 
 
-class TestGroup(models.Model):
+class TestGroup(SignallingModel):
     __test__ = False  # not a pytest test class
     key = models.CharField(_("key"), max_length=40, unique=True, validators=[key_validator])
     name = models.CharField(_("name"), max_length=100)
@@ -56,7 +57,7 @@ class TestGroup(models.Model):
         return self.name
 
 
-class MetricFields(models.Model):
+class MetricFields(SignallingModel):
     metric_name = models.CharField(_("metric"), max_length=200, blank=True)
     metric_unit = models.CharField(_("unit"), max_length=40, blank=True)
     metric_direction = models.CharField(
@@ -168,7 +169,7 @@ class TestCase(MetricFields):
         return self.title
 
 
-class ScenarioProfile(models.Model):
+class ScenarioProfile(SignallingModel):
     """Group weights for one kind of evaluation. The scenarios it serves choose it as the
     default of an evaluation's plan (poc.selectors.plan_default_profile)."""
 
@@ -195,7 +196,7 @@ class ScenarioProfile(models.Model):
         return self.name
 
 
-class ProfileWeight(models.Model):
+class ProfileWeight(SignallingModel):
     profile = models.ForeignKey(ScenarioProfile, on_delete=models.CASCADE, related_name="weights")
     group = models.ForeignKey(TestGroup, on_delete=models.CASCADE, related_name="+")
     weight = models.DecimalField(_("weight"), **weight_field)
@@ -346,7 +347,7 @@ class Score(VersionedModel):
         return self.submitted_at is not None
 
 
-class Evidence(models.Model):
+class Evidence(SignallingModel):
     """A file behind a score; served only to members, never from a public URL."""
 
     score = models.ForeignKey(Score, on_delete=models.CASCADE, related_name="evidence")
@@ -399,7 +400,7 @@ class Consensus(VersionedModel):
         return f"{self.case} · {self.candidate}: {self.score}"
 
 
-class MeasurementImport(models.Model):
+class MeasurementImport(SignallingModel):
     """A file of measured values a reviewer imported as their own draft scores: kept as it was
     sent (SHA-256), with what each row set; the scores it set carry it as evidence too."""
 

@@ -9,6 +9,7 @@ from simple_history.models import HistoricalRecords
 
 from common.concurrency import VersionedModel
 from common.fields import LONG_TEXT, BoundedTextField
+from common.querysets import SignallingModel
 from common.validators import key_validator
 from evaluations.models import Candidate, Evaluation, FiveQuestion
 
@@ -30,7 +31,7 @@ class PartyKind(models.TextChoices):
     OTHER = "other", _("Other")
 
 
-class Party(models.Model):
+class Party(SignallingModel):
     """Who can own an area. Seeded parties are global; an evaluation may add its own."""
 
     evaluation = models.ForeignKey(
@@ -61,7 +62,7 @@ class Party(models.Model):
         return self.name
 
 
-class AreaGroup(models.Model):
+class AreaGroup(SignallingModel):
     key = models.CharField(_("key"), max_length=40, unique=True, validators=[key_validator])
     name = models.CharField(_("name"), max_length=100)
     order = models.PositiveSmallIntegerField(_("order"), default=0)
@@ -75,7 +76,7 @@ class AreaGroup(models.Model):
         return self.name
 
 
-class Area(models.Model):
+class Area(SignallingModel):
     group = models.ForeignKey(AreaGroup, on_delete=models.PROTECT, related_name="areas")
     key = models.CharField(_("key"), max_length=60, unique=True, validators=[key_validator])
     name = models.CharField(_("name"), max_length=150)
@@ -151,7 +152,7 @@ class AreaRow(VersionedModel):
         return f"{self.candidate} · {self.area}"
 
 
-class Cell(models.Model):
+class Cell(SignallingModel):
     row = models.ForeignKey(AreaRow, on_delete=models.CASCADE, related_name="cells")
     party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="+")
     letter = models.CharField(_("letter"), max_length=2, choices=Letter.choices)

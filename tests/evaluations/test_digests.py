@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from catalog.models import CapabilityClaim
+from catalog.models import CapabilityClaim, Solution
 from evaluations import digests
 from evaluations.digests import EVERYTHING, RowStatus, statuses
 from evaluations.models import (
@@ -393,3 +393,55 @@ def test_a_request_storing_a_row_never_waits_for_another_storing_it(seeded):
     assert digest.seq != seq(evaluation)  # the second reader did not store its count
     assert row(owner, evaluation) == fresh(evaluation, owner)  # the next one does
     assert StatusDigest.objects.get(pk=digest.pk).seq == seq(evaluation)
+
+
+def test_every_tracked_model_signals_its_bulk_writes():
+    """QuerySet.update, bulk_create and bulk_update send no model signal: a model whose rows a
+    stored status or a kept page reads must use the signalling manager, or a bulk write in a
+    service would leave both out of date."""
+    from common.querysets import SignallingQuerySet
+
+    silent = [
+        model._meta.label
+        for model in digests.dependencies()
+        if not issubclass(type(model._default_manager.all()), SignallingQuerySet)
+    ]
+    assert not silent, f"bulk writes of these models move no stamp: {silent}"
+
+
+def test_bulk_writes_of_evaluation_data_and_shared_data_move_the_stamps(owner, people):
+    from poc.models import PlanCase
+
+    evaluation = make_everything(owner, people)
+    before = seq(evaluation)
+    with transaction.atomic():  # each write its own transaction, as requests are
+        PlanCase.objects.filter(evaluation=evaluation).update(weight=2)
+    assert seq(evaluation) == before + 1
+    cell = Cell.objects.filter(row__candidate__evaluation=evaluation).first()
+    with transaction.atomic():
+        Cell.objects.filter(pk=cell.pk).delete()
+    moved = seq(evaluation)
+    with transaction.atomic():
+        Cell.objects.bulk_create([Cell(row=cell.row, party=cell.party, letter="A")])
+    assert seq(evaluation) == moved + 1
+    with transaction.atomic():
+        Solution.objects.filter(slug="slurm").update(latest_version="99.1")
+    assert seq(evaluation) == moved + 2
+
+
+def test_a_status_counted_yesterday_is_counted_again_today(owner, monkeypatch):
+    """A claim turns stale with the date, not with a write: a stored status is current only on
+    the day it was counted."""
+    evaluation = make_evaluation(owner)
+    row(owner, evaluation)
+    calls = []
+
+    def compute(ids):
+        calls.append(ids)
+        return {evaluation.pk: fresh(evaluation, owner)}
+
+    statuses([evaluation.pk], owner, compute)
+    assert calls == []
+    StatusDigest.objects.update(day=F("day") - timedelta(days=1))
+    statuses([evaluation.pk], owner, compute)
+    assert calls == [[evaluation.pk]]

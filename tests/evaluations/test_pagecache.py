@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.messages.storage.base import Message
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import caches
+from django.db import transaction
 from django.http import HttpRequest
 from django.test import override_settings
 from django.urls import reverse
@@ -202,10 +203,72 @@ def test_a_role_changed_in_bulk_moves_the_evaluations_stamp(owner, people, every
     (counted per viewer) are counted again too."""
     editor = people[MemberRole.EDITOR]
     before = digests.stamp_of(everything.pk)
-    Membership.objects.filter(evaluation=everything, user=editor).update(role=MemberRole.VIEWER)
+    with transaction.atomic():  # each write its own transaction, as two requests
+        Membership.objects.filter(evaluation=everything, user=editor).update(
+            role=MemberRole.VIEWER
+        )
     after_update = digests.stamp_of(everything.pk)
     assert after_update > before
     row = Membership.objects.get(evaluation=everything, user=editor)
     row.role = MemberRole.REVIEWER
-    Membership.objects.bulk_update([row], ["role"])
+    with transaction.atomic():
+        Membership.objects.bulk_update([row], ["role"])
     assert digests.stamp_of(everything.pk) > after_update
+
+
+def test_a_renamed_person_is_never_shown_by_an_old_kept_page(client, owner, people, everything):
+    """A company sign-in saves the names the provider brings: every page of the person's
+    evaluations that names them is rendered again, for every viewer."""
+    editor = people[MemberRole.EDITOR]
+    client.force_login(owner)
+    warm(client, "evaluations:evaluation_history", everything)
+    assert kept(get(client, "evaluations:evaluation_history", everything))
+    editor.first_name, editor.last_name = "丽", "王"
+    editor.save()
+    client.force_login(owner)
+    page = get(client, "evaluations:evaluation_history", everything)
+    assert not kept(page) and "王丽" in page.content.decode()
+    # Signing in (only the time of it saved) moves nothing.
+    before = digests.page_stamp(everything.pk)
+    from django.contrib.auth.models import update_last_login
+
+    update_last_login(None, editor)
+    assert digests.page_stamp(everything.pk) == before
+
+
+def test_a_new_release_never_serves_the_previous_releases_pages(
+    client, owner, everything, monkeypatch
+):
+    from evaluations import pagecache
+
+    client.force_login(owner)
+    warm(client, "poc:results", everything)
+    assert kept(get(client, "poc:results", everything))
+    monkeypatch.setattr(pagecache, "release_id", lambda: "the-next-release")
+    assert not kept(get(client, "poc:results", everything))
+    assert kept(get(client, "poc:results", everything))
+
+
+def test_a_restored_database_never_meets_a_page_kept_after_its_backup(client, owner, everything):
+    """A restore takes the stamps back to numbers they had passed; the pages kept meanwhile
+    (in Redis, outside the database) are filed under epochs the restored stamps never draw."""
+    from evaluations.models import StatusStamp
+
+    client.force_login(owner)
+    get(client, "poc:results", everything)  # the CSRF cookie
+    backup = StatusStamp.objects.filter(pk=everything.pk).values("seq", "epoch").get()
+    everything.title = "After the backup: marker 51c3"
+    with transaction.atomic():  # each write its own transaction, as requests are
+        everything.save()
+    get(client, "poc:results", everything)  # kept under the stamp one past the backup's
+    assert "marker 51c3" in get(client, "poc:results", everything).content.decode()
+    # The restore: the data and the stamp as they were at the backup.
+    type(everything).objects.filter(pk=everything.pk).update(title="Restored title")
+    StatusStamp.objects.filter(pk=everything.pk).update(**backup)
+    everything.refresh_from_db()
+    everything.organisation = "After the restore"
+    with transaction.atomic():
+        everything.save()  # the stamp moves to the number it had before the restore
+    assert StatusStamp.objects.get(pk=everything.pk).seq == backup["seq"] + 1
+    page = get(client, "poc:results", everything)
+    assert not kept(page) and "marker 51c3" not in page.content.decode()

@@ -333,7 +333,7 @@ def test_members_page_owner_only_changes(client, evaluation, people):
     )
     client.force_login(people[MemberRole.OWNER])
     unknown = client.post(page, {"action": "add", "username": "nobody", "role": "viewer"})
-    assert unknown.status_code == 400 and b"There is no user" in unknown.content
+    assert unknown.status_code == 400 and b"Nobody is called" in unknown.content
     assert (
         client.post(page, {"action": "add", "username": "outsider", "role": "viewer"}).status_code
         == 302
