@@ -204,9 +204,7 @@ def test_a_role_changed_in_bulk_moves_the_evaluations_stamp(owner, people, every
     editor = people[MemberRole.EDITOR]
     before = digests.stamp_of(everything.pk)
     with transaction.atomic():  # each write its own transaction, as two requests
-        Membership.objects.filter(evaluation=everything, user=editor).update(
-            role=MemberRole.VIEWER
-        )
+        Membership.objects.filter(evaluation=everything, user=editor).update(role=MemberRole.VIEWER)
     after_update = digests.stamp_of(everything.pk)
     assert after_update > before
     row = Membership.objects.get(evaluation=everything, user=editor)
