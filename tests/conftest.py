@@ -287,7 +287,7 @@ def purge_queued_tasks(redis_url: str) -> int:
 
 @pytest.fixture(scope="session")
 def embedded_template(tmp_path_factory):
-    """A migrated, seeded SQLite database with the demo evaluation, made once per run."""
+    """A migrated, seeded SQLite database with the demo evaluations, made once per run."""
     from tests.embedded import prepare_database
 
     folder = tmp_path_factory.mktemp("embedded-template")

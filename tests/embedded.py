@@ -59,7 +59,8 @@ def embedded_env(folder: Path, **extra: str) -> dict[str, str]:
 
 
 def prepare_database(folder: Path) -> None:
-    """Migrate, seed and load the demo into folder/shortlist.sqlite3 (about half a minute)."""
+    """Migrate, seed and load the demos (English and Chinese, as `make run` does) into
+    folder/shortlist.sqlite3 (about half a minute)."""
     folder.mkdir(parents=True, exist_ok=True)
     subprocess.run(
         [sys.executable, "-c", SETUP],

@@ -23,7 +23,7 @@ def readme_example() -> str:
 
 
 def test_the_readme_import_example_works_as_written():
-    call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("demo", language="en", stdout=open("/dev/null", "w"))  # noqa: SIM115
     evaluation = Evaluation.objects.get(title=DEMO_TITLE)
     techlead = get_user_model().objects.get(username="techlead")
     steps = readme_example()

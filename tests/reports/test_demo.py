@@ -1,4 +1,5 @@
-"""`manage.py demo`: one complete demo evaluation, loaded through the services, once."""
+"""`manage.py demo`: one complete demo evaluation per language, loaded through the services,
+once (tests/reports/test_demo_languages.py compares the languages)."""
 
 from decimal import Decimal
 from io import StringIO
@@ -33,9 +34,9 @@ pytestmark = pytest.mark.django_db
 User = get_user_model()
 
 
-def run_demo() -> str:
+def run_demo(**options) -> str:
     out = StringIO()
-    call_command("demo", stdout=out)
+    call_command("demo", stdout=out, **options)
     return out.getvalue()
 
 
@@ -64,7 +65,7 @@ def counts() -> dict[str, int]:
 
 def test_demo_loads_one_complete_evaluation_once():
     before = Evaluation.objects.count()
-    output = run_demo()
+    output = run_demo(language="en")
 
     assert Evaluation.objects.count() == before + 1
     evaluation = Evaluation.objects.get(title=DEMO_TITLE)
@@ -165,7 +166,7 @@ def test_demo_loads_one_complete_evaluation_once():
 
     # A second run finds the demo and changes nothing.
     snapshot, version = counts(), evaluation.version
-    again = run_demo()
+    again = run_demo(language="en")
     assert "already exists" in again
     assert counts() == snapshot
     evaluation.refresh_from_db()

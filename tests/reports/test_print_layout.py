@@ -19,7 +19,7 @@ from django.core.management import call_command
 from django.db import transaction
 
 from reports.fetcher import BASE_URL, SafeURLFetcher
-from reports.management.commands.demo import DEMO_TITLE
+from reports.management.commands.demo import DEMO_TITLES
 from reports.render import report_html
 from reports.sections import ALL as ALL_SECTIONS
 from reports.snapshot import build_snapshot, snapshot_sha256
@@ -160,9 +160,10 @@ class Rendered:
 
 @pytest.fixture(scope="session")
 def demo_reports(django_db_setup, django_db_blocker, tmp_path_factory, _poppler):
-    """The demo evaluation's full report in both languages, rendered once per worker (session
-    scope: a module fixture is rebuilt whenever the worker runs another module's test between
-    two of these); the demo data is rolled back afterwards."""
+    """Each language's demo evaluation's full report in that language (the English demo in
+    English, the Chinese demo in Chinese), rendered once per worker (session scope: a module
+    fixture is rebuilt whenever the worker runs another module's test between two of these);
+    the demo data is rolled back afterwards."""
     from weasyprint import HTML
 
     from evaluations.models import Evaluation
@@ -171,8 +172,8 @@ def demo_reports(django_db_setup, django_db_blocker, tmp_path_factory, _poppler)
     reports = {}
     with django_db_blocker.unblock(), transaction.atomic():
         call_command("demo", stdout=StringIO())
-        evaluation = Evaluation.objects.get(title=DEMO_TITLE)
         for language in LANGUAGES:
+            evaluation = Evaluation.objects.get(title=DEMO_TITLES[language])
             snapshot = build_snapshot(
                 evaluation, language=language, generated_at="2027-03-01T09:30:00+08:00"
             )
@@ -208,6 +209,13 @@ def test_the_demo_report_is_long_enough_to_mean_something(report):
         s for s in SECTION_IDS if pc.section_starts(report.pdf, [s])
     }
     assert sorted(p.name for p in ARTIFACTS.glob(f"{report.language}-*.png"))
+
+
+def test_each_language_prints_its_own_demo(report):
+    # The Chinese report is the Chinese demo's: its own texts are Chinese too.
+    titles = {language: title for language, title in DEMO_TITLES.items()}
+    assert titles.pop(report.language) in report.html
+    assert all(other not in report.html for other in titles.values())
 
 
 def test_no_text_overlaps_other_text(report):

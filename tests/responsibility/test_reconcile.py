@@ -112,7 +112,7 @@ def test_the_reminder_follows_the_answer_and_the_row(db, evaluation, owner):
 
 
 def test_the_demo_runai_answer_and_matrix_disagree_and_both_are_linked(db):
-    call_command("demo", stdout=StringIO())
+    call_command("demo", language="en", stdout=StringIO())
     evaluation = Evaluation.objects.get(title=DEMO_TITLE)
     runai = evaluation.candidates.get(solution__slug="runai", stack_name="")
     reminders = keyed(evaluation)
