@@ -1,6 +1,7 @@
 """Findings of the walk in Chinese, each checked in zh-Hans at 1440 and 390 px: a file field
-speaks the page's language (not the browser's), a member is found by typing part of a name, and
-a member declares conflicts of interest for every candidate in one submit."""
+speaks the page's language (not the browser's), a member is found by typing part of a name, a
+member declares conflicts of interest for every candidate in one submit, saving the decision
+again keeps its date, and a saved answer says so."""
 
 import pytest
 
@@ -95,3 +96,53 @@ def test_declarations_for_every_candidate_go_in_one_submit(seeded, live_server, 
         "runai": True,
     }
     assert problems + page_problems(page, f"zh-declared-{width}") == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_saving_the_decision_again_in_chinese_keeps_its_date(seeded, live_server, session, width):
+    """The date field is ISO whatever the language: a browser's date picker shows a localised
+    value (2026/12/04) as empty, and saving the form again would clear the date."""
+    import datetime
+
+    from evaluations import services as evaluation_services
+
+    owner = make_user(roles.TECH_LEAD, username="tao")
+    evaluation = make_evaluation(owner)
+    (slurm,) = add_candidates(evaluation, owner, "slurm")
+    evaluation_services.decision_save(
+        user=owner,
+        evaluation=evaluation,
+        chosen=[slurm],
+        rationale="初稿",
+        decided_on=datetime.date(2026, 12, 4),
+        decided_by="架构评审委员会",
+        expected_version=None,
+    )
+    page = session(owner, width=width, language="zh-hans")
+    page.goto(f"{live_server.url}/evaluations/{evaluation.pk}/decision/")
+    assert page.locator("#id_decided_on").input_value() == "2026-12-04"
+    page.locator("#id_rationale").fill("只改理由，日期不动")
+    page.get_by_test_id("decision-form").get_by_role("button").click()
+    page.get_by_test_id("decision-form").wait_for()
+    evaluation.decision.refresh_from_db()
+    assert evaluation.decision.decided_on == datetime.date(2026, 12, 4)
+    assert evaluation.decision.rationale == "只改理由，日期不动"
+    assert page.locator("#id_decided_on").input_value() == "2026-12-04"
+    assert page_problems(page, f"zh-decision-date-{width}") == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_saved_context_answer_says_answered_in_chinese(seeded, live_server, session, width):
+    owner = make_user(roles.TECH_LEAD, username="tao")
+    evaluation = make_evaluation(owner)
+    page = session(owner, width=width, language="zh-hans")
+    page.goto(f"{live_server.url}/evaluations/{evaluation.pk}/context/")
+    row = page.locator("[data-testid^=ctx-]").first
+    assert row.get_by_test_id("not-answered").inner_text().strip() == "未回答"
+    row.locator("input[type=radio]").first.check()
+    row.get_by_test_id("answered").wait_for()
+    assert row.get_by_test_id("answered").inner_text().strip() == "已回答"
+    page.reload()
+    row = page.locator("[data-testid^=ctx-]").first
+    assert row.get_by_test_id("answered").inner_text().strip() == "已回答"
+    assert page_problems(page, f"zh-context-answered-{width}") == []
