@@ -29,6 +29,7 @@ from common.exceptions import Conflict, Forbidden
 from common.history import save_as
 from common.people import person_name
 
+from . import extensions
 from .models import Evaluation, Membership, Status, StatusChange
 from .models_approvals import Approval, ApprovalDecision
 
@@ -125,10 +126,8 @@ def approvable_runs(evaluation: Evaluation) -> list:
 
 def _complete(run) -> bool:
     """A report that prints every section: a signature covers the whole document, never a
-    report that left parts out."""
-    from reports.sections import ALL
-
-    return list(run.sections) == list(ALL)
+    report that left parts out (the reports app says what that is: evaluations.extensions)."""
+    return extensions.report_complete(run)
 
 
 # --- writes ----------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from common.concurrency import bump, lock_and_check, lock_or_new
 from common.exceptions import Conflict, Forbidden
 from common.history import save_as
 
+from . import extensions
 from .answer_scales import clean_parties, party_choices
 from .constraints import Verdict, candidate_checks
 from .models import (
@@ -745,41 +746,15 @@ class GateRefused(Conflict):
         self.missing = missing
 
 
-def _poc_gate(user, evaluation: Evaluation, reason: str, missing: list) -> None:
-    """The POC cells of the chosen candidates still open (unscored, or disputed without a
-    consensus, see poc.gate): listed with the rest of the gate; with nothing else missing, the
-    owner may decide anyway by giving the reason, which the status change records."""
-    from poc.gate import gate_items, open_cells
-
-    decision = Decision.objects.filter(evaluation=evaluation).first()
-    chosen = decision.chosen.values_list("pk", flat=True) if decision else []
-    cells = open_cells(evaluation, chosen)
-    if not cells:
-        if missing:
-            raise GateRefused(missing)
-        return
-    items = gate_items(cells, user, evaluation)
+def _decided_gate(user, evaluation: Evaluation, reason: str) -> None:
+    """What must hold before an evaluation is decided: evaluations' own list
+    (`decided_gate_missing`), then each higher app's check (evaluations.extensions), which
+    refuses with that list and its own items or lets the decision through."""
+    missing = decided_gate_missing(evaluation)
+    for check in extensions.decided_gate_checks():
+        check(user, evaluation, reason, missing)
     if missing:
-        raise GateRefused([*missing, *items])
-    if not user.has_perm("evaluations.waive_constraint", evaluation):
-        raise GateRefused(
-            items,
-            _(
-                "POC cells of the chosen candidates are still open (%(n)d). Only the owner may "
-                "mark the evaluation decided anyway, giving the reason."
-            )
-            % {"n": len(items)},
-        )
-    if not reason:
-        raise GateRefused(
-            items,
-            _(
-                "POC cells of the chosen candidates are still open (%(n)d). Score them or record "
-                "a consensus, or give the reason for deciding anyway (it is kept in the history "
-                "and printed in the report)."
-            )
-            % {"n": len(items)},
-        )
+        raise GateRefused(missing)
 
 
 @transaction.atomic
@@ -808,7 +783,7 @@ def evaluation_transition(
     else:
         _require(user, "evaluations.change_status", evaluation)
     if target == Status.DECIDED:
-        _poc_gate(user, evaluation, reason, decided_gate_missing(evaluation))
+        _decided_gate(user, evaluation, reason)
     StatusChange.objects.create(
         evaluation=evaluation,
         from_status=current,

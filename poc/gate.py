@@ -16,6 +16,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from common.people import person_name
+from evaluations.models import Decision
+from evaluations.services import GateRefused
 
 from .selectors import Cell, scorecard
 
@@ -128,3 +130,39 @@ def decided_despite(evaluation) -> dict | None:
         "unscored": [_("%(candidate)s — %(case)s") % _names(c) for c in cells.unscored],
         "disputed": [_("%(candidate)s — %(case)s") % _names(c) for c in cells.disputed],
     }
+
+
+def decided_gate(user, evaluation, reason: str, missing: list) -> None:
+    """The POC cells of the chosen candidates still open (unscored, or disputed without a
+    consensus, see poc.gate): listed with the rest of the gate; with nothing else missing, the
+    owner may decide anyway by giving the reason, which the status change records. Contributed
+    to the decided gate (evaluations.extensions, PocConfig.ready)."""
+    decision = Decision.objects.filter(evaluation=evaluation).first()
+    chosen = decision.chosen.values_list("pk", flat=True) if decision else []
+    cells = open_cells(evaluation, chosen)
+    if not cells:
+        if missing:
+            raise GateRefused(missing)
+        return
+    items = gate_items(cells, user, evaluation)
+    if missing:
+        raise GateRefused([*missing, *items])
+    if not user.has_perm("evaluations.waive_constraint", evaluation):
+        raise GateRefused(
+            items,
+            _(
+                "POC cells of the chosen candidates are still open (%(n)d). Only the owner may "
+                "mark the evaluation decided anyway, giving the reason."
+            )
+            % {"n": len(items)},
+        )
+    if not reason:
+        raise GateRefused(
+            items,
+            _(
+                "POC cells of the chosen candidates are still open (%(n)d). Score them or record "
+                "a consensus, or give the reason for deciding anyway (it is kept in the history "
+                "and printed in the report)."
+            )
+            % {"n": len(items)},
+        )

@@ -9,9 +9,13 @@ class ReportsConfig(AppConfig):
     verbose_name = _("Reports")
 
     def ready(self):
+        from evaluations.extensions import Contribution, contribute
         from evaluations.tabs import Tab, register_tab
 
+        from .sections import prints_everything
+
         register_tab(Tab("reports", _("Reports"), "reports:report_list"))
+        contribute(Contribution("reports", report_complete=prints_everything))
 
         from common.metrics import APP_METRICS
 

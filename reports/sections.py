@@ -28,6 +28,11 @@ ALL = [key for key, _label in SECTIONS]
 WITH_SCORES = frozenset({"summary", "poc", "reminders", "robustness", "appendix"})
 
 
+def prints_everything(run) -> bool:
+    """Whether a report run prints every section (what an approval may sign)."""
+    return list(run.sections) == list(ALL)
+
+
 def prints_scores(keys) -> bool:
     return bool(WITH_SCORES & set(keys))
 
