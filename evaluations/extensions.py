@@ -2,15 +2,33 @@
 portable) adds to what evaluations does without evaluations importing or naming it.
 
 Each app registers one `Contribution` from its AppConfig.ready(). Today a contribution carries
-the checks the decided gate runs and the test of a report complete enough to sign; the older
-hand-made registries (tabs, candidate facts, reminders, history sources, seeding) are to move
-here one by one.
+the checks the decided gate runs, where a gate item of the app's is put right, the test of a
+report complete enough to sign, the links the app adds to evaluations' pages and the action it
+offers on an unverified capability; the older hand-made registries (tabs, candidate facts,
+reminders, history sources, seeding) are to move here one by one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class PageLink:
+    """A link (a button) an app adds to one of evaluations' pages."""
+
+    place: str  # PLACES
+    label: str  # a lazy translation
+    url_name: str  # takes the evaluation's pk as `pk` where the place has an evaluation
+    perm: str  # the permission the viewer needs (checked on the evaluation where there is one)
+    testid: str = ""
+    download: bool = False
+
+
+# Where links go: the overview's actions, the evaluation list's actions, the administrators'
+# catalog review page.
+PLACES = ("overview", "evaluation_list", "catalog_review")
 
 
 @dataclass(frozen=True)
@@ -23,6 +41,14 @@ class Contribution:
     # (report run) → bool: whether the run prints the whole report, so that an approval can
     # sign it (evaluations/approvals.py).
     report_complete: Callable | None = None
+    # {gate item place: (evaluation, item) → URL}: where an item of the decided gate that this
+    # app reported is put right.
+    gate_links: dict = field(default_factory=dict)
+    links: tuple = ()  # PageLink, …
+    # A template offering an action on a capability a candidate's constraint checks left
+    # unverified, and the permission it needs (the context holds `cap`, `candidate`,
+    # `evaluation`).
+    capability_action: tuple[str, str] | None = None
 
 
 CONTRIBUTIONS: dict[str, Contribution] = {}
@@ -40,3 +66,23 @@ def decided_gate_checks() -> list[Callable]:
 def report_complete(run) -> bool:
     """Every contributed test passes (none contributed: nothing more to ask)."""
     return all(c.report_complete(run) for c in CONTRIBUTIONS.values() if c.report_complete)
+
+
+def gate_link(evaluation, item) -> str | None:
+    """The URL where a gate item another app reported is put right (None: not contributed)."""
+    for c in CONTRIBUTIONS.values():
+        if item.place in c.gate_links:
+            return c.gate_links[item.place](evaluation, item)
+    return None
+
+
+def links_at(place: str) -> list[PageLink]:
+    return [link for c in CONTRIBUTIONS.values() for link in c.links if link.place == place]
+
+
+def capability_action(user, evaluation) -> str | None:
+    """The template of the action on an unverified capability the user may take, if any."""
+    for c in CONTRIBUTIONS.values():
+        if c.capability_action and user.has_perm(c.capability_action[1], evaluation):
+            return c.capability_action[0]
+    return None

@@ -10,7 +10,7 @@ from django.views import View
 
 from common.views import ActionRouter, PageAction
 
-from . import services
+from . import extensions, services
 from .constraints import carried_constraints, constraint_checks
 from .forms import (
     AcceptSuggestionsForm,
@@ -83,7 +83,8 @@ class ShortlistPage(EvaluationMixin, PageAction):
             "carried": carried_constraints(self.data),
             "constraint_rows": [(c, checks[c.pk]) for c in self.data.shortlisted if checks[c.pk]],
             "can_waive": user.has_perm("evaluations.waive_constraint", evaluation),
-            "can_plan": user.has_perm("poc.change_plan", evaluation),
+            # Another app's action on an unverified capability (evaluations.extensions).
+            "capability_action": extensions.capability_action(user, evaluation),
             "type_options": type_options(self.data),
             "stack_profiles": [
                 (c, profiles[c.pk], sum(row.missing for row in profiles[c.pk])) for c in stacks

@@ -16,7 +16,7 @@ from django.views.generic import TemplateView
 
 from common.views import PageAction
 
-from . import approvals, services
+from . import approvals, extensions, services
 from .answer_scales import party_choices
 from .filters import EvaluationFilterSet
 from .forms import (
@@ -174,10 +174,9 @@ class EvaluationDetailView(EvaluationMixin, PageAction, View):
         if item.place == "questions":
             url = reverse("evaluations:evaluation_questions", kwargs={"pk": pk})
             return f"{url}#answer-{item.where['candidate']}-{item.where['question']}"
-        if item.place == "poc":
-            url = reverse("poc:scorecard", kwargs={"pk": pk})
-            where = item.where
-            return f"{url}#cell-{where['case']}-{where['candidate']}" if where else url
+        contributed = extensions.gate_link(self.evaluation, item)  # another app's item
+        if contributed:
+            return contributed
         if item.place == "shortlist":
             return reverse("evaluations:evaluation_shortlist", kwargs={"pk": pk})
         return reverse("evaluations:evaluation_decision", kwargs={"pk": pk})

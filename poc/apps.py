@@ -8,7 +8,7 @@ class PocConfig(AppConfig):
 
     def ready(self):
         from common.seeding import register
-        from evaluations.extensions import Contribution, contribute
+        from evaluations.extensions import Contribution, PageLink, contribute
         from evaluations.shortlist import CANDIDATE_FACTS
         from evaluations.tabs import Tab, register_tab
 
@@ -16,12 +16,30 @@ class PocConfig(AppConfig):
             reminders,  # noqa: F401  (registers this app's risk reminders)
             testbeds,  # noqa: F401  (the test-bed reminder)
         )
-        from .gate import decided_gate
+        from .gate import decided_gate, gate_link
         from .services import poc_load_seed
         from .verification import shortlist_facts
 
         register("poc", poc_load_seed)
-        contribute(Contribution("poc", decided_gate=decided_gate))
+        contribute(
+            Contribution(
+                "poc",
+                decided_gate=decided_gate,
+                gate_links={"poc": gate_link},
+                links=(
+                    PageLink(
+                        "catalog_review",
+                        _("POC verifications to review"),
+                        "poc:verification_review",
+                        perm="",
+                    ),
+                ),
+                capability_action=(
+                    "poc/partials/verify_capability.html",
+                    "poc.change_plan",
+                ),
+            )
+        )
         CANDIDATE_FACTS.append(("poc/partials/candidate_verification.html", shortlist_facts))
         register_tab(Tab("poc", _("POC"), "poc:scorecard"))
         from .conflicts import register_history

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -166,3 +167,10 @@ def decided_gate(user, evaluation, reason: str, missing: list) -> None:
             )
             % {"n": len(items)},
         )
+
+
+def gate_link(evaluation, item) -> str:
+    """Where an open POC cell of the decided gate is put right: its cell on the scorecard."""
+    url = reverse("poc:scorecard", kwargs={"pk": evaluation.pk})
+    where = item.where
+    return f"{url}#cell-{where['case']}-{where['candidate']}" if where else url

@@ -8,3 +8,29 @@ class PortableConfig(AppConfig):
 
     name = "portable"
     verbose_name = _("Portable evaluations")
+
+    def ready(self):
+        from evaluations.extensions import Contribution, PageLink, contribute
+
+        contribute(
+            Contribution(
+                "portable",
+                links=(
+                    PageLink(
+                        "overview",
+                        _("Export archive"),
+                        "portable:evaluation_archive",
+                        perm="portable.export_evaluation",
+                        testid="export-archive",
+                        download=True,
+                    ),
+                    PageLink(
+                        "evaluation_list",
+                        _("Import an archive"),
+                        "portable:evaluation_import",
+                        perm="portable.import_evaluation",
+                        testid="import-evaluation",
+                    ),
+                ),
+            )
+        )

@@ -5,6 +5,7 @@ lazily inside a function. A higher app contributes to a lower one through
 evaluations.extensions (and the registries still to move there)."""
 
 import ast
+import re
 from pathlib import Path
 
 from django.conf import settings
@@ -59,3 +60,32 @@ def test_the_check_finds_imports_at_the_top_and_inside_a_function(tmp_path):
         "common/probe.py:1 imports catalog",
         "common/probe.py:4 imports reports.sections",
     ]
+
+
+# Names of a higher app's URLs, permissions or templates written in evaluations' own code and
+# templates ("poc:scorecard", "portable.export_evaluation", "reports/…"): each is a dependency
+# the import check cannot see. Sign-off (approvals of a report run) still lives in evaluations,
+# its model pointing at the report run and its pages linking to it (and so the stored status
+# names the run to leave it out); it is to move above reports.
+HIGHER_NAME = re.compile(r"""['"](?:poc|responsibility|reports|portable)[:./][\w/.-]+""")
+STILL_NAMED = {
+    "evaluations/models_approvals.py",
+    "evaluations/digests.py",
+    "templates/evaluations/approvals.html",
+    "templates/evaluations/partials/approval_decide.html",
+    "templates/evaluations/partials/approval_row.html",
+}
+
+
+def test_evaluations_names_no_higher_apps_urls_permissions_or_templates():
+    files = [
+        *(p for p in (ROOT / "evaluations").rglob("*.py") if "migrations" not in p.parts),
+        *(ROOT / "templates" / "evaluations").rglob("*.html"),
+    ]
+    named = {
+        f"{path.relative_to(ROOT)}: {match}"
+        for path in files
+        for match in HIGHER_NAME.findall(path.read_text())
+        if str(path.relative_to(ROOT)) not in STILL_NAMED
+    }
+    assert named == set()
