@@ -12,33 +12,28 @@ A question's scale says what its answer is made of:
 - "assessment": yes / partly / no (unknown until said).
 
 Every scale also wants an explanation. The parties an evaluation offers come from the app that
-owns them: it registers a source with `register_party_source` (responsibility does, on ready).
+owns them, through its contribution (evaluations.extensions; responsibility's).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from . import extensions
+
 ASSESSMENT, PARTIES, BUDGET = "assessment", "parties", "budget"
 UNKNOWN = "unknown"
-
-PartySource = Callable[[object], Sequence[tuple[str, str]]]
-_party_source: list[PartySource] = []
-
-
-def register_party_source(source: PartySource) -> None:
-    """`source(evaluation)` gives the evaluation's parties as (key, name), in display order."""
-    _party_source[:] = [source]
 
 
 def party_choices(evaluation) -> list[tuple[str, str]]:
     """The parties a who-question of this evaluation can name: (key, name)."""
-    if not _party_source:
+    source = extensions.party_source()
+    if source is None:
         return []
-    return [(key, str(name)) for key, name in _party_source[0](evaluation)]
+    return [(key, str(name)) for key, name in source(evaluation)]
 
 
 def missing_parts(

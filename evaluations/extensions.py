@@ -1,17 +1,29 @@
 """The public extension point of evaluations: how a higher app (poc, responsibility, reports,
 portable) adds to what evaluations does without evaluations importing or naming it.
 
-Each app registers one `Contribution` from its AppConfig.ready(). Today a contribution carries
-the checks the decided gate runs, where a gate item of the app's is put right, the test of a
-report complete enough to sign, the links the app adds to evaluations' pages and the action it
-offers on an unverified capability; the older hand-made registries (tabs, candidate facts,
-reminders, history sources, seeding) are to move here one by one.
+Each app registers one `Contribution` from its AppConfig.ready(): its tabs, the facts it shows
+under each candidate on the shortlist, the parties who-questions may name, the checks the
+decided gate runs and where a gate item of the app's is put right, the test of a report
+complete enough to sign, the links it adds to evaluations' pages and the action it offers on an
+unverified capability. Still registered elsewhere, to move here: risk reminders with the
+prefetches they need (evaluations.reminders, evaluations.selectors) and history sources
+(evaluations.history).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Tab:
+    """A tab an app adds to an evaluation's tab bar (shown before the Decision tab, in the order
+    the apps are installed)."""
+
+    key: str
+    label: str  # a lazy translation
+    url_name: str  # takes the evaluation's pk as `pk`
 
 
 @dataclass(frozen=True)
@@ -34,6 +46,12 @@ PLACES = ("overview", "evaluation_list", "catalog_review")
 @dataclass(frozen=True)
 class Contribution:
     app: str
+    tabs: tuple = ()  # Tab, …
+    # (template, function of (evaluation, user) → {candidate pk: fact}): facts shown under each
+    # candidate's name on the shortlist; the template is included with `fact` where there is one.
+    candidate_facts: tuple = ()
+    # (evaluation) → [(key, name)]: the parties a who-question of the evaluation can name.
+    party_source: Callable | None = None
     # (user, evaluation, reason, missing) → None: runs when an evaluation is marked decided,
     # after evaluations' own checks found `missing` (a list of items); raises
     # evaluations.services.GateRefused with `missing` and its own open items, or returns.
@@ -86,3 +104,15 @@ def capability_action(user, evaluation) -> str | None:
         if c.capability_action and user.has_perm(c.capability_action[1], evaluation):
             return c.capability_action[0]
     return None
+
+
+def tabs() -> list[Tab]:
+    return [tab for c in CONTRIBUTIONS.values() for tab in c.tabs]
+
+
+def candidate_fact_sources() -> list[tuple]:
+    return [source for c in CONTRIBUTIONS.values() for source in c.candidate_facts]
+
+
+def party_source() -> Callable | None:
+    return next((c.party_source for c in CONTRIBUTIONS.values() if c.party_source), None)

@@ -10,12 +10,11 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from rest_framework import generics
 
-from . import pagecache
+from . import extensions, pagecache
 from .models import Candidate, Evaluation, MemberRole
 from .rows import listed_reminders, status_of, strip_status
 from .rules import member_role
 from .selectors import candidate_get, evaluation_data, evaluation_get_for_user
-from .tabs import TABS
 
 # --- pages -----------------------------------------------------------------------------------
 
@@ -87,7 +86,7 @@ class EvaluationMixin(LoginRequiredMixin):
                     "label": t.label,
                     "url": reverse(t.url_name, kwargs={"pk": e.pk}),
                 }
-                for t in TABS
+                for t in extensions.tabs()
             ],
         }
         ctx.update(extra)

@@ -27,11 +27,6 @@ from .selectors import candidate_fits, candidate_get, shortlist_suggest
 from .stacks import stack_profiles
 from .types import outside_main_type, suggestions_by_type, type_options
 
-# Facts other apps show under each candidate's name (the POC adds the capabilities it verified
-# or contradicted): (template, function of (evaluation, user) -> {candidate pk: fact}); the
-# template is included with `fact` for each candidate that has one.
-CANDIDATE_FACTS: list = []
-
 
 def reference_stacks():
     """Catalog entries that are assembled from other entries (offered as ready-made stacks)."""
@@ -41,8 +36,10 @@ def reference_stacks():
 
 
 def candidate_facts(rows, evaluation, user) -> None:
-    """Set `facts` on each candidate of `rows`: [(template, fact)] from CANDIDATE_FACTS."""
-    found = [(template, fn(evaluation, user)) for template, fn in CANDIDATE_FACTS]
+    """Set `facts` on each candidate of `rows`: [(template, fact)] from the facts other apps
+    contribute (the POC adds the capabilities it verified or contradicted)."""
+    sources = extensions.candidate_fact_sources()
+    found = [(template, fn(evaluation, user)) for template, fn in sources]
     for candidate, _fit in rows:
         candidate.facts = [
             (template, facts[candidate.pk]) for template, facts in found if candidate.pk in facts

@@ -8,9 +8,7 @@ class PocConfig(AppConfig):
 
     def ready(self):
         from common.seeding import register
-        from evaluations.extensions import Contribution, PageLink, contribute
-        from evaluations.shortlist import CANDIDATE_FACTS
-        from evaluations.tabs import Tab, register_tab
+        from evaluations.extensions import Contribution, PageLink, Tab, contribute
 
         from . import (
             reminders,  # noqa: F401  (registers this app's risk reminders)
@@ -24,6 +22,8 @@ class PocConfig(AppConfig):
         contribute(
             Contribution(
                 "poc",
+                tabs=(Tab("poc", _("POC"), "poc:scorecard"),),
+                candidate_facts=(("poc/partials/candidate_verification.html", shortlist_facts),),
                 decided_gate=decided_gate,
                 gate_links={"poc": gate_link},
                 links=(
@@ -40,8 +40,6 @@ class PocConfig(AppConfig):
                 ),
             )
         )
-        CANDIDATE_FACTS.append(("poc/partials/candidate_verification.html", shortlist_facts))
-        register_tab(Tab("poc", _("POC"), "poc:scorecard"))
         from .conflicts import register_history
 
         register_history()

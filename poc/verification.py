@@ -224,7 +224,7 @@ def poc_verification(
 
 
 def shortlist_facts(evaluation, user) -> dict[int, CandidateFindings]:
-    """Candidate pk -> its findings, for the shortlist (evaluations.shortlist.CANDIDATE_FACTS)."""
+    """Candidate pk -> its findings, for the shortlist (contributed: evaluations.extensions)."""
     if not Score.objects.filter(case__evaluation=evaluation, submitted_at__isnull=False).exists():
         return {}  # nothing scored yet: nothing verified (one query, not a scorecard)
     verification = poc_verification(evaluation, user)

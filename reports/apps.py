@@ -9,13 +9,17 @@ class ReportsConfig(AppConfig):
     verbose_name = _("Reports")
 
     def ready(self):
-        from evaluations.extensions import Contribution, contribute
-        from evaluations.tabs import Tab, register_tab
+        from evaluations.extensions import Contribution, Tab, contribute
 
         from .sections import prints_everything
 
-        register_tab(Tab("reports", _("Reports"), "reports:report_list"))
-        contribute(Contribution("reports", report_complete=prints_everything))
+        contribute(
+            Contribution(
+                "reports",
+                tabs=(Tab("reports", _("Reports"), "reports:report_list"),),
+                report_complete=prints_everything,
+            )
+        )
 
         from common.metrics import APP_METRICS
 

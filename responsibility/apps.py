@@ -21,13 +21,17 @@ class ResponsibilityConfig(AppConfig):
         # A new candidate's matrix starts from the usual split for its type (README).
         candidate_added.connect(matrix_start, dispatch_uid="responsibility-matrix-start")
 
-        from evaluations.answer_scales import register_party_source
+        from evaluations.extensions import Contribution, Tab, contribute
 
         from .selectors import parties_for
 
-        register_party_source(lambda evaluation: [(p.key, p.name) for p in parties_for(evaluation)])
-
-        from evaluations.tabs import Tab, register_tab
-
-        register_tab(Tab("responsibility", _("Responsibilities"), "responsibility:matrices"))
-        register_tab(Tab("costs", _("Cost of ownership"), "responsibility:costs"))
+        contribute(
+            Contribution(
+                "responsibility",
+                tabs=(
+                    Tab("responsibility", _("Responsibilities"), "responsibility:matrices"),
+                    Tab("costs", _("Cost of ownership"), "responsibility:costs"),
+                ),
+                party_source=lambda evaluation: [(p.key, p.name) for p in parties_for(evaluation)],
+            )
+        )
