@@ -9,10 +9,20 @@ class EvaluationsConfig(AppConfig):
     def ready(self):
         from common.seeding import register
 
-        from . import constraints, reminders  # noqa: F401  (prefetches; built-in reminders)
+        from . import constraints, reminders, stacks
+        from .extensions import Contribution, Lookups, contribute
         from .services_seed import questions_load_seed
 
         register("questions", questions_load_seed)
+        contribute(
+            Contribution(
+                "evaluations",
+                reminders=reminders.BUILT_IN,
+                lookups=Lookups(
+                    candidate_prefetches=(*constraints.CANDIDATE_LOOKUPS, *stacks.CANDIDATE_LOOKUPS)
+                ),
+            )
+        )
         from .approvals import register_history
 
         register_history()

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from catalog.models import AcceleratorFamily, AcceleratorSupport, CapabilityClaim, SupportLevel
 
 from .models import Constraint, ConstraintWaiver
-from .selectors import CANDIDATE_PREFETCHES, EvaluationData
+from .selectors import EvaluationData
 from .stacks import best_claim, combine, constraint_claims
 
 
@@ -53,11 +53,9 @@ LEVEL_VERDICT = {
 
 # Each candidate's waivers, and the claims a constraint reads (capability and sources with them),
 # come with the evaluation: a fixed number of queries, whatever the number of candidates.
-CANDIDATE_PREFETCHES.extend(
-    [
-        constraint_claims(),
-        Prefetch("waivers", queryset=ConstraintWaiver.objects.select_related("waived_by")),
-    ]
+CANDIDATE_LOOKUPS = (
+    constraint_claims(),
+    Prefetch("waivers", queryset=ConstraintWaiver.objects.select_related("waived_by")),
 )
 
 

@@ -4,10 +4,11 @@ portable) adds to what evaluations does without evaluations importing or naming 
 Each app registers one `Contribution` from its AppConfig.ready(): its tabs, the facts it shows
 under each candidate on the shortlist, the parties who-questions may name, the checks the
 decided gate runs and where a gate item of the app's is put right, the test of a report
-complete enough to sign, the links it adds to evaluations' pages and the action it offers on an
-unverified capability. Still registered elsewhere, to move here: risk reminders with the
-prefetches they need (evaluations.reminders, evaluations.selectors) and history sources
-(evaluations.history).
+complete enough to sign, the links it adds to evaluations' pages, the action it offers on an
+unverified capability, and its risk reminders together with the lookups they read (so a list of
+evaluations still costs a fixed number of queries). evaluations contributes its own built-in
+reminders the same way. Still registered elsewhere, to move here: history sources
+(evaluations.history) and seeding (common.seeding, below every app).
 """
 
 from __future__ import annotations
@@ -44,6 +45,19 @@ PLACES = ("overview", "evaluation_list", "catalog_review")
 
 
 @dataclass(frozen=True)
+class Lookups:
+    """What an app's reminders read, loaded with the evaluation (evaluations.selectors): small,
+    bounded rows only (a handful per evaluation or candidate); what grows with an evaluation's
+    size (POC scores, matrix cells) is read as aggregates through EvaluationData.facts."""
+
+    evaluation_prefetches: tuple = ()
+    candidate_prefetches: tuple = ()
+    # One-to-one rows read with their owner in the same query (cheaper than a prefetch each).
+    evaluation_selects: tuple = ()
+    candidate_selects: tuple = ()
+
+
+@dataclass(frozen=True)
 class Contribution:
     app: str
     tabs: tuple = ()  # Tab, …
@@ -67,6 +81,9 @@ class Contribution:
     # unverified, and the permission it needs (the context holds `cap`, `candidate`,
     # `evaluation`).
     capability_action: tuple[str, str] | None = None
+    # Functions of EvaluationData yielding evaluations.reminders.Reminder, and what they read.
+    reminders: tuple = ()
+    lookups: Lookups = field(default_factory=Lookups)
 
 
 CONTRIBUTIONS: dict[str, Contribution] = {}
@@ -116,3 +133,22 @@ def candidate_fact_sources() -> list[tuple]:
 
 def party_source() -> Callable | None:
     return next((c.party_source for c in CONTRIBUTIONS.values() if c.party_source), None)
+
+
+def reminder_functions() -> list[Callable]:
+    return [fn for c in CONTRIBUTIONS.values() for fn in c.reminders]
+
+
+def combined(*parts: Lookups) -> Lookups:
+    """The lookups of several parts together, in order."""
+    return Lookups(
+        *(
+            tuple(x for part in parts for x in getattr(part, name))
+            for name in Lookups.__annotations__
+        )
+    )
+
+
+def lookups() -> Lookups:
+    """Every contribution's lookups together, in the order the apps are installed."""
+    return combined(*(c.lookups for c in CONTRIBUTIONS.values()))

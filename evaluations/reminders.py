@@ -1,8 +1,8 @@
 """Risk reminders (SPEC §1.9), computed from an evaluation's own data on every read.
 
-A reminder is a function that takes an `EvaluationData` and yields `Reminder`s. Register it with
-`@reminder`; other apps register theirs the same way from their AppConfig.ready(), and add any
-prefetch they need to `selectors.EXTRA_PREFETCHES`. Pages store only what they
+A reminder is a function that takes an `EvaluationData` and yields `Reminder`s. Each app
+contributes its reminders, with the lookups they read, through evaluations.extensions (these
+built-in ones are BUILT_IN, contributed by EvaluationsConfig.ready). Pages store only what they
 show (evaluations/digests.py), and only while the data they were computed from is unchanged.
 """
 
@@ -18,6 +18,7 @@ from django.utils.translation import pgettext
 from catalog.freshness import STALE, STALE_AFTER_MONTHS, freshness_day
 from catalog.selectors import row_staleness
 
+from . import extensions
 from .constraints import Verdict, constraint_checks
 from .models import Status
 from .selectors import EvaluationData
@@ -44,16 +45,10 @@ class Reminder:
 
 
 ReminderFn = Callable[[EvaluationData], Iterable[Reminder]]
-_REGISTRY: list[ReminderFn] = []
-
-
-def reminder(fn: ReminderFn) -> ReminderFn:
-    _REGISTRY.append(fn)
-    return fn
 
 
 def reminders_for(data: EvaluationData) -> list[Reminder]:
-    found = [r for fn in _REGISTRY for r in fn(data)]
+    found = [r for fn in extensions.reminder_functions() for r in fn(data)]
     return sorted(found, key=lambda r: (r.severity != "high", r.key))
 
 
@@ -65,7 +60,6 @@ CLOUD_TYPE = "cloud-managed"
 COMPLIANCE_QUESTION = "compliance_evidence"
 
 
-@reminder
 def private_deployment_ignored(data: EvaluationData):
     e = data.evaluation
     if not (e.private_deployment_required or e.compliance_required):
@@ -91,7 +85,6 @@ def private_deployment_ignored(data: EvaluationData):
             )
 
 
-@reminder
 def hybrid_without_owner(data: EvaluationData):
     e = data.evaluation
     chosen_types = set()
@@ -114,7 +107,6 @@ def hybrid_without_owner(data: EvaluationData):
         )
 
 
-@reminder
 def thin_shortlist(data: EvaluationData):
     shortlisted = data.shortlisted
     if len(shortlisted) < 3:
@@ -146,7 +138,6 @@ def thin_shortlist(data: EvaluationData):
         )
 
 
-@reminder
 def decided_without_basis(data: EvaluationData):
     if data.evaluation.status not in (Status.DECIDED, Status.ARCHIVED):
         return
@@ -182,7 +173,6 @@ def _constraint_names(checks) -> str:
     return pgettext("list separator", ", ").join(str(c.constraint.name) for c in checks)
 
 
-@reminder
 def hard_constraints(data: EvaluationData):
     """A shortlisted candidate whose catalog claims violate, leave unverified or only partly meet
     a hard constraint the evaluation carries (evaluations.constraints)."""
@@ -255,7 +245,6 @@ def _stale_names(checks, latest: dict, on) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-@reminder
 def stale_claims(data: EvaluationData):
     """A hard constraint's check rests on a catalog claim that is stale: checked more than a
     year ago, or about a release the solution has moved past (catalog.freshness)."""
@@ -285,7 +274,6 @@ def stale_claims(data: EvaluationData):
             )
 
 
-@reminder
 def leaderboard_without_type(data: EvaluationData):
     """The seeds' first risk: reading the type classification as a product leaderboard. Once
     candidates of several types are compared (the POC is under way) or one is chosen, the type
@@ -310,3 +298,14 @@ def leaderboard_without_type(data: EvaluationData):
         fix_url=_url("evaluation_shortlist", data, "#main-type"),
         fix_label=_("Decide the type"),
     )
+
+
+BUILT_IN = (
+    private_deployment_ignored,
+    hybrid_without_owner,
+    thin_shortlist,
+    decided_without_basis,
+    hard_constraints,
+    stale_claims,
+    leaderboard_without_type,
+)

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from catalog.models import Scenario, ShortlistRule, Solution, SolutionType
 from common.templatetags.lists import listing
 
+from . import extensions
 from .models import (
     AnswerValue,
     Candidate,
@@ -22,18 +23,6 @@ from .models import (
     QuestionAnswer,
 )
 from .rules import remember_member_role
-
-# Other apps add the lookups their reminders need, so that a page listing many evaluations
-# still costs a fixed number of queries: EXTRA_PREFETCHES on the evaluation, and
-# CANDIDATE_PREFETCHES on each of its candidates. Both are for small, bounded rows (a handful
-# per evaluation or candidate); what grows with an evaluation's size (POC scores, matrix cells)
-# is read as aggregates through EvaluationData.facts instead, never as model instances.
-EXTRA_PREFETCHES: list = []
-CANDIDATE_PREFETCHES: list = []
-# One-to-one rows read with their owner in the same query (select_related), which costs less
-# than a prefetch each: e.g. an evaluation's cost settings, a candidate's cost inputs.
-EXTRA_SELECTS: list = []
-CANDIDATE_SELECTS: list = []
 
 
 def evaluations_for_user(user) -> QuerySet[Evaluation]:
@@ -77,12 +66,13 @@ def evaluation_queryset_full(
 ) -> QuerySet[Evaluation]:
     """Everything the overview, progress and reminders read, in a fixed number of queries.
     `light` leaves out what only reminders read (the other apps' lookups)."""
+    more = extensions.lookups()  # what the contributed reminders read
     candidates = Candidate.objects.select_related("solution__solution_type")
     if light:
         candidates = candidates.prefetch_related(answers_prefetch())
     else:
-        candidates = candidates.select_related(*CANDIDATE_SELECTS).prefetch_related(
-            answers_prefetch(), "rules", *CANDIDATE_PREFETCHES
+        candidates = candidates.select_related(*more.candidate_selects).prefetch_related(
+            answers_prefetch(), "rules", *more.candidate_prefetches
         )
     return qs.prefetch_related(
         "scenarios",
@@ -92,8 +82,8 @@ def evaluation_queryset_full(
             "decision__chosen",
             queryset=Candidate.objects.select_related("solution__solution_type"),
         ),
-        *([] if light else EXTRA_PREFETCHES),
-    ).select_related("created_by", "decision", *([] if light else EXTRA_SELECTS))
+        *(() if light else more.evaluation_prefetches),
+    ).select_related("created_by", "decision", *(() if light else more.evaluation_selects))
 
 
 @dataclass

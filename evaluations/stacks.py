@@ -16,7 +16,6 @@ from django.db.models import Prefetch
 from catalog.models import Capability, CapabilityClaim, SupportLevel
 
 from .models import CandidateLayer
-from .selectors import CANDIDATE_PREFETCHES
 
 # Best first: a layer that provides a capability natively beats one that needs an add-on, and
 # an unknown claim is better than a documented "none" (someone may still provide it).
@@ -45,13 +44,15 @@ def constraint_claims(lookup: str = "solution__claims") -> Prefetch:
     )
 
 
-CANDIDATE_PREFETCHES.append(
+# Each candidate's layers with the claims the constraint checks read (contributed with the
+# built-in reminders: EvaluationsConfig.ready).
+CANDIDATE_LOOKUPS = (
     Prefetch(
         "layers",
         queryset=CandidateLayer.objects.select_related("solution__solution_type").prefetch_related(
             constraint_claims()
         ),
-    )
+    ),
 )
 
 

@@ -8,12 +8,9 @@ class PocConfig(AppConfig):
 
     def ready(self):
         from common.seeding import register
-        from evaluations.extensions import Contribution, PageLink, Tab, contribute
+        from evaluations.extensions import Contribution, PageLink, Tab, combined, contribute
 
-        from . import (
-            reminders,  # noqa: F401  (registers this app's risk reminders)
-            testbeds,  # noqa: F401  (the test-bed reminder)
-        )
+        from . import reminders, testbeds
         from .gate import decided_gate, gate_link
         from .services import poc_load_seed
         from .verification import shortlist_facts
@@ -24,6 +21,8 @@ class PocConfig(AppConfig):
                 "poc",
                 tabs=(Tab("poc", _("POC"), "poc:scorecard"),),
                 candidate_facts=(("poc/partials/candidate_verification.html", shortlist_facts),),
+                reminders=(*reminders.REMINDERS, *testbeds.REMINDERS),
+                lookups=combined(reminders.LOOKUPS, testbeds.LOOKUPS),
                 decided_gate=decided_gate,
                 gate_links={"poc": gate_link},
                 links=(

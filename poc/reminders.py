@@ -1,5 +1,6 @@
-"""POC risk reminders (SPEC §1.9), added to the evaluations registry. They read the plan's
-groups through `selectors.EXTRA_PREFETCHES`, and its cases and scores as aggregates through
+"""POC risk reminders (SPEC §1.9), contributed to evaluations with the lookups they read
+(evaluations.extensions): the plan's groups loaded with the evaluation, and its cases and
+scores as aggregates through
 `EvaluationData.facts` (one tuple per case and per scored cell, never a Score instance), so a
 list of evaluations and the status strip of a large one stay at a fixed query count."""
 
@@ -13,16 +14,19 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from evaluations import selectors as evaluation_selectors
+from evaluations.extensions import Lookups
 from evaluations.models import Status
-from evaluations.reminders import Reminder, reminder
+from evaluations.reminders import Reminder
 
 from . import scoring
 from .models import Consensus, PlanCase, PlanGroup, Score
 
-evaluation_selectors.EXTRA_PREFETCHES += [
-    Prefetch("poc_groups", queryset=PlanGroup.objects.select_related("group"))
-]
+# What these reminders read with the evaluation (contributed with them: PocConfig.ready).
+LOOKUPS = Lookups(
+    evaluation_prefetches=(
+        Prefetch("poc_groups", queryset=PlanGroup.objects.select_related("group")),
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -122,7 +126,6 @@ def _abnormal_share(data) -> Decimal | None:
     return abnormal * 100 / total if total > 0 else None
 
 
-@reminder
 def happy_path_only(data):
     """SPEC §1.9, seed risk "the POC tests normal tasks only, not upgrades and failures": the
     plan has no abnormal and long-running case, gives that group too little weight, or a
@@ -204,7 +207,6 @@ def _abnormal_unscored(data):
     )
 
 
-@reminder
 def empty_group(data):
     groups = list(data.evaluation.poc_groups.all())
     used = {c.group_id for c in data.facts(poc_facts).cases}
@@ -247,7 +249,6 @@ def _cells(data):
             yield case, candidate_id, cell, (case.pk, candidate_id) in facts.agreed
 
 
-@reminder
 def unscored_after_poc(data):
     if data.evaluation.status not in (Status.DECIDED, Status.ARCHIVED):
         return
@@ -264,7 +265,6 @@ def unscored_after_poc(data):
         )
 
 
-@reminder
 def unresolved_disagreements(data):
     open_ = sum(
         1
@@ -288,3 +288,11 @@ def unresolved_disagreements(data):
             fix_url=_url(data, "scorecard"),
             fix_label=_("Settle the disagreements"),
         )
+
+
+REMINDERS = (
+    happy_path_only,
+    empty_group,
+    unscored_after_poc,
+    unresolved_disagreements,
+)

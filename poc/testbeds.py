@@ -25,15 +25,15 @@ from django.utils.translation import pgettext
 from common.concurrency import bump, lock_or_new
 from common.exceptions import Conflict
 from common.history import save_as
-from evaluations import selectors as evaluation_selectors
+from evaluations.extensions import Lookups
 from evaluations.models import Candidate, CandidateStatus
-from evaluations.reminders import Reminder, reminder
+from evaluations.reminders import Reminder
 
 from .models import TestBed
 from .services import _require
 
-# The reminders read each candidate's test bed in the same query as the candidate.
-evaluation_selectors.CANDIDATE_SELECTS.append("test_bed")
+# The reminder reads each candidate's test bed in the same query as the candidate.
+LOOKUPS = Lookups(candidate_selects=("test_bed",))
 
 
 # --- the rule --------------------------------------------------------------------------------
@@ -99,7 +99,6 @@ def _scale_text(count, nodes) -> str:
     return " / ".join(parts)
 
 
-@reminder
 def beds_differ(data):
     """The shortlisted candidates were tested on different accelerators or at different scale."""
     beds = [b for b in (bed_of(c) for c in data.shortlisted) if b is not None]
@@ -205,3 +204,6 @@ def bed_save(
     row.full_clean(exclude=["candidate"])
     save_as(row, user)
     return row
+
+
+REMINDERS = (beds_differ,)

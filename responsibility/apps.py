@@ -9,7 +9,7 @@ class ResponsibilityConfig(AppConfig):
     def ready(self):
         from common.seeding import register
 
-        from . import reminders  # noqa: F401  (registers this app's risk reminders)
+        from . import reminders
         from .services import responsibility_load_seed
 
         register("responsibility", responsibility_load_seed)
@@ -33,5 +33,7 @@ class ResponsibilityConfig(AppConfig):
                     Tab("costs", _("Cost of ownership"), "responsibility:costs"),
                 ),
                 party_source=lambda evaluation: [(p.key, p.name) for p in parties_for(evaluation)],
+                reminders=reminders.REMINDERS,
+                lookups=reminders.LOOKUPS,
             )
         )

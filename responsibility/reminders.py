@@ -1,7 +1,7 @@
-"""Risk reminders about responsibilities and costs (SPEC §1.9), added to the evaluations
-registry. They read costs and parties loaded with the evaluation (`selectors.EXTRA_SELECTS`,
-`EXTRA_PREFETCHES`), and the matrices as tuples through `EvaluationData.facts` (two queries
-for a whole page of evaluations, no AreaRow or Cell instances)."""
+"""Risk reminders about responsibilities and costs (SPEC §1.9), contributed to evaluations with
+the lookups they read (evaluations.extensions): costs and parties loaded with the evaluation,
+and the matrices as tuples through `EvaluationData.facts` (two queries for a whole page of
+evaluations, no AreaRow or Cell instances)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from evaluations import selectors as evaluation_selectors
-from evaluations.reminders import Reminder, reminder
+from evaluations.extensions import Lookups
+from evaluations.reminders import Reminder
 
 from .checks import UNANSWERED, is_accountable
 from .costs import total_cost_of_ownership
@@ -25,9 +25,10 @@ from .selectors import (
     shared_parties,
 )
 
-evaluation_selectors.EXTRA_PREFETCHES += ["parties"]
-evaluation_selectors.EXTRA_SELECTS += ["cost"]
-evaluation_selectors.CANDIDATE_SELECTS += ["cost"]
+# What these reminders read with the evaluation (contributed with them: ResponsibilityConfig).
+LOOKUPS = Lookups(
+    evaluation_prefetches=("parties",), evaluation_selects=("cost",), candidate_selects=("cost",)
+)
 
 OPEN_SOURCE_TYPE = "open-source"
 COMMERCIAL_TYPES = {"enterprise-platform", "cloud-managed"}
@@ -82,7 +83,6 @@ def _owner_unsettled(matrix) -> bool:
     return not matrix.result.complete
 
 
-@reminder
 def price_without_responsibilities(data):
     """Seed risk "prices compared, operating responsibilities not": a candidate has a price
     while its matrix does not yet name one accountable and at least one responsible party for
@@ -107,7 +107,6 @@ def price_without_responsibilities(data):
         )
 
 
-@reminder
 def open_source_without_people(data):
     """Seed risk "open source is free, so its total cost is low": an open-source candidate
     whose cost model (responsibility.costs, as the cost page computes it) has no people cost.
@@ -166,7 +165,6 @@ def _governance_handed_over(data, matrix) -> list[str]:
     return out
 
 
-@reminder
 def commercial_without_internal_owner(data):
     """Seed risk "a commercial platform means no governance work": the matrix of an enterprise
     platform or cloud service leaves the enterprise's own teams no accountable role in an area
@@ -191,7 +189,6 @@ def commercial_without_internal_owner(data):
             )
 
 
-@reminder
 def matrix_gaps_and_conflicts(data):
     for m in _matrices(data):
         if not m.started or not (m.result.gaps or m.result.conflicts):
@@ -208,7 +205,6 @@ def matrix_gaps_and_conflicts(data):
         )
 
 
-@reminder
 def hybrid_without_unified_owner(data):
     """Seed risk "hybrid without a unified catalogue and audit": the evaluation plans several
     resource sources, and a candidate's matrix names nobody accountable (no A) for one of
@@ -254,7 +250,6 @@ def _question_areas(data) -> dict[str, list[str]]:
     return data.shared["question_areas"]
 
 
-@reminder
 def answers_disagree_with_matrix(data):
     """A who-question's answer names parties none of which the candidate's matrix makes
     accountable or responsible for an area the question asks about (responsibility.reconcile):
@@ -321,3 +316,13 @@ def answers_disagree_with_matrix(data):
                 for key, area in rows.items()
             ),
         )
+
+
+REMINDERS = (
+    price_without_responsibilities,
+    open_source_without_people,
+    commercial_without_internal_owner,
+    matrix_gaps_and_conflicts,
+    hybrid_without_unified_owner,
+    answers_disagree_with_matrix,
+)
