@@ -424,15 +424,11 @@ def _describe(record) -> str:
     return f"{who} — {record.role}"
 
 
-def register_history() -> None:
+def history_source() -> extensions.HistorySource:
     """Requests, decisions, withdrawals and voids show on the History tab and in the API."""
-    from .history import ExtraSource, register_source
-
-    register_source(
+    return extensions.HistorySource(
         HISTORY_KIND,
-        ExtraSource(
-            rows=lambda evaluation: Approval.history.filter(evaluation_id=evaluation.pk),
-            describe=_describe,
-            related=("approver",),
-        ),
+        rows=lambda evaluation: Approval.history.filter(evaluation_id=evaluation.pk),
+        describe=_describe,
+        related=("approver",),
     )

@@ -5,10 +5,10 @@ Each app registers one `Contribution` from its AppConfig.ready(): its tabs, the 
 under each candidate on the shortlist, the parties who-questions may name, the checks the
 decided gate runs and where a gate item of the app's is put right, the test of a report
 complete enough to sign, the links it adds to evaluations' pages, the action it offers on an
-unverified capability, and its risk reminders together with the lookups they read (so a list of
-evaluations still costs a fixed number of queries). evaluations contributes its own built-in
-reminders the same way. Still registered elsewhere, to move here: history sources
-(evaluations.history) and seeding (common.seeding, below every app).
+unverified capability, its risk reminders together with the lookups they read (so a list of
+evaluations still costs a fixed number of queries), and the history rows that belong to an
+evaluation's timeline. evaluations contributes its own built-in reminders and sign-off history
+the same way. Seeding stays with common.seeding, below every app.
 """
 
 from __future__ import annotations
@@ -58,6 +58,18 @@ class Lookups:
 
 
 @dataclass(frozen=True)
+class HistorySource:
+    """An app's history rows that belong to an evaluation's timeline (the History tab, the API
+    and the report): `rows(evaluation)` gives its history queryset, `describe(record)` names a
+    record, `related` is what to select with it."""
+
+    kind: str
+    rows: Callable
+    describe: Callable
+    related: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Contribution:
     app: str
     tabs: tuple = ()  # Tab, …
@@ -84,6 +96,7 @@ class Contribution:
     # Functions of EvaluationData yielding evaluations.reminders.Reminder, and what they read.
     reminders: tuple = ()
     lookups: Lookups = field(default_factory=Lookups)
+    history_sources: tuple = ()  # HistorySource, …
 
 
 CONTRIBUTIONS: dict[str, Contribution] = {}
@@ -152,3 +165,7 @@ def combined(*parts: Lookups) -> Lookups:
 def lookups() -> Lookups:
     """Every contribution's lookups together, in the order the apps are installed."""
     return combined(*(c.lookups for c in CONTRIBUTIONS.values()))
+
+
+def history_sources() -> dict[str, HistorySource]:
+    return {h.kind: h for c in CONTRIBUTIONS.values() for h in c.history_sources}

@@ -25,6 +25,7 @@ from common.people import person_name
 from common.text import shorten
 
 from .answer_scales import party_choices
+from .extensions import history_sources
 from .models import (
     Candidate,
     ConstraintWaiver,
@@ -55,23 +56,6 @@ HIDDEN_FIELDS = {
     "eliminated_at",
 }
 ACTIONS = {"+": "created", "~": "changed", "-": "deleted"}
-
-
-@dataclass(frozen=True)
-class ExtraSource:
-    """Another app's history rows that belong to an evaluation's timeline (registered in the
-    app's ready()): `rows(evaluation)` gives its history queryset, `describe(record)` names it."""
-
-    rows: object
-    describe: object
-    related: tuple[str, ...] = ()
-
-
-EXTRA_SOURCES: dict[str, ExtraSource] = {}
-
-
-def register_source(kind: str, source: ExtraSource) -> None:
-    EXTRA_SOURCES[kind] = source
 
 
 def action_label(action: str) -> str:
@@ -127,7 +111,7 @@ def _sources(evaluation: Evaluation) -> dict[str, tuple[QuerySet, tuple[str, ...
             ConstraintWaiver.history.filter(candidate_id__in=candidate_ids),
             ("candidate__solution", "constraint"),
         ),
-        **{kind: (x.rows(evaluation), x.related) for kind, x in EXTRA_SOURCES.items()},
+        **{kind: (x.rows(evaluation), x.related) for kind, x in history_sources().items()},
     }
 
 
@@ -201,8 +185,9 @@ def _describe(kind: str, record) -> str:
         who = record.candidate.name if record.candidate else f"#{record.candidate_id}"
         what = record.constraint.name if record.constraint else f"#{record.constraint_id}"
         return f"{who} — {what}"
-    if kind in EXTRA_SOURCES:
-        return EXTRA_SOURCES[kind].describe(record)
+    contributed = history_sources().get(kind)
+    if contributed is not None:
+        return contributed.describe(record)
     return _("Decision record")
 
 

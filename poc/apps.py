@@ -11,6 +11,7 @@ class PocConfig(AppConfig):
         from evaluations.extensions import Contribution, PageLink, Tab, combined, contribute
 
         from . import reminders, testbeds
+        from .conflicts import history_source
         from .gate import decided_gate, gate_link
         from .services import poc_load_seed
         from .verification import shortlist_facts
@@ -23,6 +24,7 @@ class PocConfig(AppConfig):
                 candidate_facts=(("poc/partials/candidate_verification.html", shortlist_facts),),
                 reminders=(*reminders.REMINDERS, *testbeds.REMINDERS),
                 lookups=combined(reminders.LOOKUPS, testbeds.LOOKUPS),
+                history_sources=(history_source(),),
                 decided_gate=decided_gate,
                 gate_links={"poc": gate_link},
                 links=(
@@ -39,6 +41,3 @@ class PocConfig(AppConfig):
                 ),
             )
         )
-        from .conflicts import register_history
-
-        register_history()

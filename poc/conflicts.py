@@ -20,6 +20,7 @@ from common.concurrency import bump, lock_and_check, lock_or_new
 from common.exceptions import Conflict, Forbidden
 from common.history import save_as
 from common.people import person_name
+from evaluations.extensions import HistorySource
 from evaluations.models import Candidate, CandidateLayer, CandidateStatus, Evaluation, LayerRole
 
 from .models_conflicts import ConflictDeclaration
@@ -283,16 +284,12 @@ def _describe(record) -> str:
     return f"{candidate} — {who}"
 
 
-def register_history() -> None:
+def history_source():
     """Declarations and the owner's decisions on them show on the evaluation's History tab
     (and in the report's change history)."""
-    from evaluations.history import ExtraSource, register_source
-
-    register_source(
+    return HistorySource(
         "conflictdeclaration",
-        ExtraSource(
-            rows=lambda evaluation: ConflictDeclaration.history.filter(evaluation_id=evaluation.pk),
-            describe=_describe,
-            related=("candidate__solution", "member"),
-        ),
+        rows=lambda evaluation: ConflictDeclaration.history.filter(evaluation_id=evaluation.pk),
+        describe=_describe,
+        related=("candidate__solution", "member"),
     )
