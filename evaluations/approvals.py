@@ -30,6 +30,7 @@ from common.history import save_as
 from common.people import person_name
 
 from . import extensions
+from .locking import lock_status
 from .models import Evaluation, Membership, Status, StatusChange
 from .models_approvals import Approval, ApprovalDecision
 
@@ -133,13 +134,6 @@ def _complete(run) -> bool:
 # --- writes ----------------------------------------------------------------------------------
 
 
-def _lock_status(evaluation: Evaluation) -> None:
-    """Lock the evaluation row (every approval write queues behind a status change, and a
-    reopening behind them) and read its saved status."""
-    saved = Evaluation.objects.select_for_update().values_list("status", flat=True)
-    evaluation.status = saved.get(pk=evaluation.pk)
-
-
 def _require_owner_while_decided(user, evaluation: Evaluation, *, naming: bool = True) -> None:
     if user.has_perm("evaluations.request_approval", evaluation):
         return
@@ -163,7 +157,7 @@ def _require_owner_while_decided(user, evaluation: Evaluation, *, naming: bool =
 def approval_request(*, user, evaluation: Evaluation, approver, role: str = "") -> Approval:
     """The owner asks a current member to approve the decided evaluation, for a role (by
     default the approver's app role)."""
-    _lock_status(evaluation)
+    lock_status(evaluation)  # every approval write queues behind a status change
     _require_owner_while_decided(user, evaluation)
     if (
         approver is None
@@ -211,7 +205,7 @@ def approval_request(*, user, evaluation: Evaluation, approver, role: str = "") 
 def approval_withdraw(*, user, approval: Approval, expected_version) -> Approval:
     """The owner withdraws a request nobody has decided yet."""
     evaluation = approval.evaluation
-    _lock_status(evaluation)
+    lock_status(evaluation)  # every approval write queues behind a status change
     _require_owner_while_decided(user, evaluation, naming=False)
     row = lock_and_check(Approval, pk=approval.pk, expected_version=expected_version)
     if row.voided_at is not None:
@@ -291,7 +285,7 @@ def approval_decide(
     SHA-256), with a comment (required to reject). Deciding a decided request again needs
     `change=True`: the approver says they change their decision."""
     evaluation = approval.evaluation
-    _lock_status(evaluation)
+    lock_status(evaluation)  # every approval write queues behind a status change
     if approval.approver_id != user.pk:
         raise Forbidden(
             _("Only %(name)s decides this request.") % {"name": _name(approval.approver)}

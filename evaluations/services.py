@@ -21,6 +21,7 @@ from common.history import save_as
 from . import extensions
 from .answer_scales import clean_parties, party_choices
 from .constraints import Verdict, candidate_checks
+from .locking import evaluation_lock_for, lock_status
 from .models import (
     FACT_FLAGS,
     TRANSITIONS,
@@ -68,8 +69,7 @@ def _require_members_open(user, evaluation: Evaluation) -> None:
     """Members change only while the evaluation is open: the people a sealed decision names as
     its members (and whom its approvals and report went to) stay as they were."""
     _require(user, "evaluations.manage_members", evaluation)
-    saved = Evaluation.objects.select_for_update().values_list("status", flat=True)
-    evaluation.status = saved.get(pk=evaluation.pk)
+    lock_status(evaluation)
     if evaluation.is_sealed:
         raise Conflict(
             _(
@@ -100,9 +100,7 @@ def evaluation_require_editable(user, evaluation: Evaluation) -> None:
     Locking serialises every write with status changes, so nothing slips in while the
     evaluation is being marked decided.
     """
-    saved = Evaluation.objects.select_for_update().values_list("status", flat=True)
-    evaluation.status = saved.get(pk=evaluation.pk)
-    _require(user, "evaluations.change_evaluation", evaluation)
+    evaluation_lock_for(user, evaluation, "evaluations.change_evaluation")
 
 
 def _clean_text(value: str | None, limit: tuple[type, str, str] | None = None) -> str:

@@ -21,6 +21,7 @@ from common.exceptions import Conflict, Forbidden
 from common.history import save_as
 from common.people import person_name
 from evaluations.extensions import HistorySource
+from evaluations.locking import evaluation_lock_for
 from evaluations.models import Candidate, CandidateLayer, CandidateStatus, Evaluation, LayerRole
 
 from .models_conflicts import ConflictDeclaration
@@ -160,19 +161,13 @@ def declaration_get(evaluation: Evaluation, user, pk) -> ConflictDeclaration:
 # --- writes ----------------------------------------------------------------------------------
 
 
-def _require(user, perm: str, evaluation: Evaluation) -> None:
-    from .services import _require as require
-
-    require(user, perm, evaluation)
-
-
 @transaction.atomic
 def declaration_save(
     *, user, candidate: Candidate, has_conflict: bool, description: str = "", expected_version
 ) -> ConflictDeclaration:
     """My declaration for one candidate: no relationship with its vendor(s), or what it is."""
     evaluation = candidate.evaluation
-    _require(user, "poc.declare_conflict", evaluation)
+    evaluation_lock_for(user, evaluation, "poc.declare_conflict")
     if candidate.status != CandidateStatus.SHORTLISTED:
         raise Conflict(_("%(s)s is eliminated; it is not scored.") % {"s": candidate.name})
     description = (description or "").strip() if has_conflict else ""
@@ -242,7 +237,7 @@ def allowance_grant(
     *, user, declaration: ConflictDeclaration, reason: str, expected_version
 ) -> ConflictDeclaration:
     """The owner lets a member score a candidate despite their declared conflict, saying why."""
-    _require(user, "poc.decide_conflict", declaration.evaluation)
+    evaluation_lock_for(user, declaration.evaluation, "poc.decide_conflict")
     row = lock_and_check(ConflictDeclaration, pk=declaration.pk, expected_version=expected_version)
     if row.member_id == user.pk:
         raise Forbidden(_("You cannot allow your own declared conflict of interest."))
@@ -263,7 +258,7 @@ def allowance_revoke(
 ) -> ConflictDeclaration:
     """The owner withdraws an allowance: the conflict blocks scoring again (scores already
     submitted stay, as every submitted score does)."""
-    _require(user, "poc.decide_conflict", declaration.evaluation)
+    evaluation_lock_for(user, declaration.evaluation, "poc.decide_conflict")
     row = lock_and_check(ConflictDeclaration, pk=declaration.pk, expected_version=expected_version)
     if not row.allowed:
         raise Conflict(_("Scoring despite this conflict is not allowed: nothing to revoke."))

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from common.exceptions import Conflict, DomainError
 from common.numbers import parse_decimal
+from evaluations.locking import evaluation_lock_for
 from evaluations.models import Candidate, Evaluation
 
 from . import services
@@ -317,7 +318,7 @@ def run(
     )
     try:
         with transaction.atomic():
-            services._require(user, "poc.score", evaluation)
+            evaluation_lock_for(user, evaluation, "poc.score")
             rows, result.ignored_columns, result.errors = parse(name, content)
             result.name = services._clean_name(name)
             result.content_type = TYPES["." + result.name.rsplit(".", 1)[-1].lower()]

@@ -23,6 +23,7 @@ from common.history import save_as
 from common.numbers import parse_decimal
 from common.parsing import InputRefused, json_loads
 from common.seeding import load_yaml, texts
+from evaluations.locking import evaluation_lock_for
 from evaluations.models import Candidate, CandidateStatus, Evaluation
 
 from . import scoring
@@ -52,21 +53,6 @@ EVIDENCE_TYPES = {
     "application/json": ".json",
     "application/zip": ".zip",
 }
-
-
-def _lock_evaluation(evaluation: Evaluation) -> None:
-    """Serialise POC writes with status changes (sealing), as the evaluation services do."""
-    status = Evaluation.objects.select_for_update().values_list("status", flat=True)
-    evaluation.status = status.get(pk=evaluation.pk)
-
-
-def _require(user, perm: str, evaluation: Evaluation) -> None:
-    _lock_evaluation(evaluation)
-    if user.has_perm(perm, evaluation):
-        return
-    if evaluation.is_sealed:
-        raise Conflict(_("This evaluation is sealed: it is read-only until its owner reopens it."))
-    raise Forbidden(_("Your role in this evaluation does not allow this."))
 
 
 def _decimal(value, field: str) -> Decimal | None:
@@ -158,7 +144,7 @@ def plan_init(*, user, evaluation: Evaluation) -> int:
 
     A group new to the plan takes its weight from the profile the evaluation's scenarios choose
     (`selectors.plan_default_profile`); groups already in the plan keep their weights."""
-    _require(user, "poc.change_plan", evaluation)
+    evaluation_lock_for(user, evaluation, "poc.change_plan")
     weights = _default_weights(evaluation)
     for group in TestGroup.objects.all():
         _ensure_group(evaluation, group, user, weights)
@@ -196,7 +182,7 @@ def plan_case_from_library(evaluation: Evaluation, case: TestCase, user) -> Plan
 
 @transaction.atomic
 def plan_case_add_library(*, user, evaluation: Evaluation, case: TestCase) -> PlanCase:
-    _require(user, "poc.change_plan", evaluation)
+    evaluation_lock_for(user, evaluation, "poc.change_plan")
     if evaluation.poc_cases.filter(source_case=case).exists():
         raise ValidationError({"case": _("This case is already in the plan.")})
     _ensure_group(evaluation, case.group, user)
@@ -227,7 +213,7 @@ VERIFY_GROUP = "governance"  # where an own verification case goes when no libra
 def plan_case_verify(*, user, evaluation: Evaluation, capability: Capability) -> PlanCase:
     """Add the POC case that verifies a capability (for a hard constraint the catalog leaves
     unverified): the first library case that verifies it, or else an own case stating it."""
-    _require(user, "poc.change_plan", evaluation)
+    evaluation_lock_for(user, evaluation, "poc.change_plan")
     planned = list(evaluation.poc_cases.select_related("source_case"))
     library = list(TestCase.objects.filter(is_active=True, verifies=capability))
     in_plan = {p.source_case_id for p in planned}
@@ -278,7 +264,7 @@ def plan_case_add_custom(
 ) -> PlanCase:
     """An evaluation's own case. Like every plan case, it applies to every candidate.
     `verifies`: the catalog capabilities a pass of the case shows a candidate has."""
-    _require(user, "poc.change_plan", evaluation)
+    evaluation_lock_for(user, evaluation, "poc.change_plan")
     errors = {}
     if not (title or "").strip():
         errors["title"] = [_("Give the case a title.")]
@@ -319,7 +305,7 @@ def plan_case_add_custom(
 @transaction.atomic
 def plan_case_remove(*, user, case: PlanCase) -> None:
     """Remove a case from the plan — for every candidate at once, scores included."""
-    _require(user, "poc.change_plan", case.evaluation)
+    evaluation_lock_for(user, case.evaluation, "poc.change_plan")
     case._history_user = user
     case.delete()
 
@@ -327,7 +313,7 @@ def plan_case_remove(*, user, case: PlanCase) -> None:
 @transaction.atomic
 def plan_weight_set(*, user, obj: PlanCase | PlanGroup, weight, expected_version) -> object:
     """Set a case's or a group's weight (the same for every candidate)."""
-    _require(user, "poc.change_plan", obj.evaluation)
+    evaluation_lock_for(user, obj.evaluation, "poc.change_plan")
     value = _decimal(weight, "weight")
     if value is None or value < 0:
         raise ValidationError({"weight": _("A weight is a number of 0 or more.")})
@@ -343,7 +329,7 @@ def plan_weight_set(*, user, obj: PlanCase | PlanGroup, weight, expected_version
 @transaction.atomic
 def plan_apply_profile(*, user, evaluation: Evaluation, profile: ScenarioProfile) -> None:
     """Set the plan's group weights to a scenario profile's."""
-    _require(user, "poc.change_plan", evaluation)
+    evaluation_lock_for(user, evaluation, "poc.change_plan")
     for pw in profile.weights.select_related("group"):
         group = PlanGroup.objects.filter(evaluation=evaluation, group=pw.group).first()
         if group is None:
@@ -400,7 +386,7 @@ def score_save(
     expected_version: int | None,
 ) -> Score:
     """Save my score for one cell (a draft until submitted; submitted scores are final)."""
-    _require(user, "poc.score", case.evaluation)
+    evaluation_lock_for(user, case.evaluation, "poc.score")
     _check_cell(case, candidate)
     require_clear(user, candidate)  # a declared conflict of interest, or none declared yet
     errors = {}
@@ -440,7 +426,7 @@ def score_save(
 @transaction.atomic
 def scores_submit(*, user, evaluation: Evaluation, candidate: Candidate | None = None) -> int:
     """Submit all my draft scores (for one candidate, or all) that have a value."""
-    _require(user, "poc.score", evaluation)
+    evaluation_lock_for(user, evaluation, "poc.score")
     drafts = Score.objects.filter(
         case__evaluation=evaluation, reviewer=user, submitted_at=None, score__isnull=False
     )
@@ -470,7 +456,7 @@ def consensus_record(
     expected_version: int | None,
 ) -> Consensus:
     """The owner's agreed score for a cell, with the reason; individual scores stay visible."""
-    _require(user, "poc.record_consensus", case.evaluation)
+    evaluation_lock_for(user, case.evaluation, "poc.record_consensus")
     _check_cell(case, candidate)
     value = _decimal(score, "score")
     errors = {}
@@ -559,7 +545,7 @@ def upload_refusal(request) -> str | None:
 @transaction.atomic
 def evidence_add(*, user, score: Score, upload) -> Evidence:
     """Attach a file to my own score. Size and type are limited; the SHA-256 is recorded."""
-    _require(user, "poc.score", score.case.evaluation)
+    evaluation_lock_for(user, score.case.evaluation, "poc.score")
     if score.reviewer_id != user.pk:
         raise Forbidden(_("You can attach evidence to your own scores only."))
     require_clear(user, score.candidate)

@@ -26,11 +26,11 @@ from common.concurrency import bump, lock_or_new
 from common.exceptions import Conflict
 from common.history import save_as
 from evaluations.extensions import Lookups
+from evaluations.locking import evaluation_lock_for
 from evaluations.models import Candidate, CandidateStatus
 from evaluations.reminders import Reminder
 
 from .models import TestBed
-from .services import _require
 
 # The reminder reads each candidate's test bed in the same query as the candidate.
 LOOKUPS = Lookups(candidate_selects=("test_bed",))
@@ -173,7 +173,7 @@ def bed_save(
 ) -> TestBed:
     """Record or change a candidate's test bed (editors and owners, while the evaluation is
     open). Versioned: a stale edit is refused."""
-    _require(user, "poc.change_plan", candidate.evaluation)
+    evaluation_lock_for(user, candidate.evaluation, "poc.change_plan")
     if candidate.status != CandidateStatus.SHORTLISTED:
         raise Conflict(_("%(s)s is eliminated; it has no test bed.") % {"s": candidate.name})
     errors = {}
