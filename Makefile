@@ -1,5 +1,5 @@
 # Shortlist — `make run` serves the app locally, `make test` runs the whole suite, `make docs`
-# builds the documentation.
+# builds the documentation the app serves at /docs/.
 # Both install whatever is missing first (Debian packages, .venv, the project).
 
 SHELL := /bin/bash
@@ -17,7 +17,7 @@ TEST_WORKERS ?= auto
 .PHONY: run test install install-test system-deps system-deps-test translations migrate messages seed \
 	lint format worker beat bench bench-scale docs clean
 
-run: install translations
+run: install translations docs
 	@mkdir -p var
 	$(MANAGE) migrate --noinput
 	$(MANAGE) seed
@@ -32,8 +32,8 @@ test: install-test translations
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup --durations=25 $(PYTEST_ARGS)
 
-# The documentation (docs/, mkdocs.yml) as a static site in var/docs-site/;
-# --strict fails on a broken link or anchor and on a page missing from the nav (not
+# The documentation (docs/, mkdocs.yml) as a static site in var/docs-site/, which the app serves
+# at /docs/; --strict fails on a broken link or anchor and on a page missing from the nav (not
 # with --quiet, which hides the warnings --strict counts).
 docs: $(BIN)/.installed
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir var/docs-site
