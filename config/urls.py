@@ -5,6 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from common.directory import SignInForm
+from common.docs import docs
 from common.oidc import SignInCallbackView, SignInRequestView, SignInView, SignOutView
 from common.views import favicon, healthz, livez, metrics, readyz
 from evaluations.views import HomeView
@@ -58,6 +59,10 @@ urlpatterns = [
         ),
         name="api-docs",
     ),
+    # This documentation (MkDocs, built by `make docs`), for anyone: the theme's inline scripts
+    # are allowed by their hashes on these pages alone (common/docs.py).
+    path("docs/", docs, name="docs-index"),
+    path("docs/<path:path>", docs, name="docs"),
 ]
 
 handler404 = "common.api.not_found"

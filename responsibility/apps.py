@@ -18,7 +18,7 @@ class ResponsibilityConfig(AppConfig):
 
         from .services import matrix_start
 
-        # A new candidate's matrix starts from the usual split for its type (README).
+        # A new candidate's matrix starts from the usual split for its type (docs/method.md).
         candidate_added.connect(matrix_start, dispatch_uid="responsibility-matrix-start")
 
         from evaluations.extensions import Contribution, Tab, contribute

@@ -285,6 +285,9 @@ STORAGES = {
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# The documentation site `make docs` builds (MkDocs, mkdocs.yml), served at /docs/ by
+# common/docs.py; build output, not in git. Unbuilt, /docs/ says how to build it.
+DOCS_SITE_ROOT = VAR_DIR / "docs-site"
 
 REST_FRAMEWORK = {
     # Basic first: an API call without valid credentials answers 401 with WWW-Authenticate.

@@ -1,4 +1,5 @@
-"""The README's example of importing measured POC results works as written, on the demo."""
+"""The documented example of importing measured POC results (docs/guide/reviewer.md, "Importing
+measured POC results") works as written, on the demo."""
 
 from pathlib import Path
 
@@ -17,16 +18,16 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "poc" / "examples" / "measurements.csv"
 
 
-def readme_example() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return text.split("**Example files** for the demo evaluation", 1)[1].split("\n###", 1)[0]
+def documented_example() -> str:
+    text = (ROOT / "docs" / "guide" / "reviewer.md").read_text(encoding="utf-8")
+    return text.split("**Example files** for the demo evaluation", 1)[1].split("\n#", 1)[0]
 
 
-def test_the_readme_import_example_works_as_written():
+def test_the_documented_import_example_works_as_written():
     call_command("demo", language="en", stdout=open("/dev/null", "w"))  # noqa: SIM115
     evaluation = Evaluation.objects.get(title=DEMO_TITLE)
     techlead = get_user_model().objects.get(username="techlead")
-    steps = readme_example()
+    steps = documented_example()
     assert "`techlead`" in steps
 
     def import_example():
@@ -42,7 +43,7 @@ def test_the_readme_import_example_works_as_written():
     refused = import_example()
     assert refused.errors and not refused.applied
     assert all("declare" in e.message.lower() for e in refused.errors), refused.errors
-    # …so the README says to declare first, on the page it names.
+    # …so the documentation says to declare first, on the page it names.
     assert "Conflicts of interest" in steps and "declare" in steps
     declare_none(evaluation, techlead)
     applied = import_example()

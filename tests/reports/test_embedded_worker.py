@@ -54,8 +54,9 @@ def test_a_real_worker_renders_the_run_and_ctrl_c_stops_it(embedded_site):
     again = session.post(reports, json={"language": "en", "sections": SECTIONS}, timeout=30)
     answered = time.monotonic() - started
     assert again.status_code == 202 and again.json()["status"] == "done"
-    # Under 1 s on an idle machine (the README has the figures). On a busy one, no slower than
-    # the first request, which only froze the snapshot and queued it: nothing was rendered.
+    # Under 1 s on an idle machine (docs/operating/index.md has the figures). On a busy one, no
+    # slower than the first request, which only froze the snapshot and queued it: nothing was
+    # rendered.
     assert answered < max(1, 1.5 * first_answer + 0.5), f"the re-request took {answered:.2f} s"
     assert site.log_text().count("Task reports.render_report") == 2  # received, succeeded
     copy = session.get(f"{reports}{again.json()['id']}/pdf/", timeout=30)

@@ -1,6 +1,6 @@
-"""A new candidate's matrix starts from the usual split for its type (README, "Responsibility
-matrices"), so its people cost counts from the first day instead of reading 0 until someone
-fills the grid by hand."""
+"""A new candidate's matrix starts from the usual split for its type (docs/method.md,
+"Responsibility matrices"), so its people cost counts from the first day instead of reading 0
+until someone fills the grid by hand."""
 
 import pytest
 from django.urls import reverse

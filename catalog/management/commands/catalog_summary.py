@@ -1,5 +1,6 @@
 """`manage.py catalog_summary`: each catalog entry with the number of its claims that are
-sourced, unknown and stale, as a Markdown table (the README's catalog table is this output)."""
+sourced, unknown and stale, as a Markdown table (the catalog table in docs/guide/admin.md is this
+output)."""
 
 from datetime import date
 
