@@ -212,7 +212,9 @@ def test_one_write_moves_a_stamp_once_however_many_rows_it_changes(owner):
     assert seq(evaluation) == start + 1 and len(moves) == 1
 
 
-def test_a_stored_status_older_than_the_maximum_age_is_counted_again(owner, settings):
+def stored_then_read_again(owner, make_out_of_date) -> list:
+    """A status stored for a new evaluation, read (not counted), then `make_out_of_date()`
+    and read again: the ids counted at each read."""
     evaluation = make_evaluation(owner)
     row(owner, evaluation)
     calls = []
@@ -223,10 +225,17 @@ def test_a_stored_status_older_than_the_maximum_age_is_counted_again(owner, sett
 
     statuses([evaluation.pk], owner, compute)
     assert calls == []  # current and young: read, not counted
-    StatusDigest.objects.update(computed_at=F("computed_at") - timedelta(seconds=3601))
-    settings.ROW_STATUS_MAX_AGE = 3600
+    make_out_of_date()
     statuses([evaluation.pk], owner, compute)
-    assert calls == [[evaluation.pk]]
+    return [ids == [evaluation.pk] for ids in calls]
+
+
+def test_a_stored_status_older_than_the_maximum_age_is_counted_again(owner, settings):
+    def older():
+        StatusDigest.objects.update(computed_at=F("computed_at") - timedelta(seconds=3601))
+        settings.ROW_STATUS_MAX_AGE = 3600
+
+    assert stored_then_read_again(owner, older) == [True]
 
 
 def test_migrate_counts_every_row_again(owner):
@@ -429,19 +438,11 @@ def test_bulk_writes_of_evaluation_data_and_shared_data_move_the_stamps(owner, p
     assert seq(evaluation) == moved + 2
 
 
-def test_a_status_counted_yesterday_is_counted_again_today(owner, monkeypatch):
+def test_a_status_counted_yesterday_is_counted_again_today(owner):
     """A claim turns stale with the date, not with a write: a stored status is current only on
     the day it was counted."""
-    evaluation = make_evaluation(owner)
-    row(owner, evaluation)
-    calls = []
 
-    def compute(ids):
-        calls.append(ids)
-        return {evaluation.pk: fresh(evaluation, owner)}
+    def yesterday():
+        StatusDigest.objects.update(day=F("day") - timedelta(days=1))
 
-    statuses([evaluation.pk], owner, compute)
-    assert calls == []
-    StatusDigest.objects.update(day=F("day") - timedelta(days=1))
-    statuses([evaluation.pk], owner, compute)
-    assert calls == [[evaluation.pk]]
+    assert stored_then_read_again(owner, yesterday) == [True]
