@@ -305,17 +305,25 @@ def connect() -> None:
 # --- reading ---------------------------------------------------------------------------------
 
 
-def _stamps(ids: list[int]) -> dict[int, int]:
-    """The current stamps of these evaluations, made for the ones that have none yet."""
-    found = dict(StatusStamp.objects.filter(evaluation_id__in=ids).values_list("pk", "seq"))
+def _stamp_values(ids: list[int]) -> dict[int, tuple[int, str]]:
+    """The current stamps (seq, epoch) of these evaluations, made for the ones that have none."""
+    current = StatusStamp.objects.filter(evaluation_id__in=ids)
+    found = {pk: (seq, epoch) for pk, seq, epoch in current.values_list("pk", "seq", "epoch")}
     missing = [pk for pk in ids if pk not in found]
     if missing:  # and no digest may count from a stamp that was not there
         StatusDigest.objects.filter(evaluation_id__in=missing).delete()
         StatusStamp.objects.bulk_create(
             [StatusStamp(evaluation_id=pk) for pk in missing], ignore_conflicts=True
         )
-        found.update(StatusStamp.objects.filter(evaluation_id__in=missing).values_list("pk", "seq"))
+        made = StatusStamp.objects.filter(evaluation_id__in=missing)
+        found.update(
+            {pk: (seq, epoch) for pk, seq, epoch in made.values_list("pk", "seq", "epoch")}
+        )
     return found
+
+
+def _stamps(ids: list[int]) -> dict[int, int]:
+    return {pk: seq for pk, (seq, _epoch) in _stamp_values(ids).items()}
 
 
 def stamp_of(evaluation_id: int) -> int:
@@ -326,12 +334,8 @@ def stamp_of(evaluation_id: int) -> int:
 def page_stamp(evaluation_id: int) -> str:
     """What a kept page is filed under: the stamp and the epoch its last move drew (made if it
     has none yet); read it before the data."""
-    current = StatusStamp.objects.filter(pk=evaluation_id).values_list("seq", "epoch")
-    row = current.first()
-    if row is None:
-        _stamps([evaluation_id])
-        row = current.first() or (0, "")
-    return f"{row[0]}.{row[1]}"
+    seq, epoch = _stamp_values([evaluation_id]).get(evaluation_id, (0, ""))
+    return f"{seq}.{epoch}"
 
 
 def _claim(ids: list[int], viewer) -> list[int]:

@@ -201,9 +201,16 @@ class Site:
                 with contextlib.suppress(OSError):
                     cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
                     left.append(f"{pid}: {cmdline.decode(errors='replace')[:200]}")
+            script = Path(f"/proc/{self.process.pid}/status")
+            signals = [
+                line
+                for line in (script.read_text().splitlines() if script.exists() else [])
+                if line.startswith(("SigBlk", "SigIgn", "SigCgt"))
+            ]
             raise AssertionError(
                 f"bin/serve-local did not end {timeout:.0f} s after Ctrl-C; still running:\n"
                 + "\n".join(left)
+                + f"\n--- the script's signals ---\n{' '.join(signals)}"
                 + f"\n--- its log ---\n{self.log_text()[-4000:]}"
             ) from None
 
@@ -211,6 +218,20 @@ class Site:
         for pid in processes_of(self.folder):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+# The script starts as from a terminal: Ctrl-C delivered and handled. A process inherits the
+# signals its parent ignores and the ones it blocks, and a shell cannot trap a signal it was
+# started with ignored; a test process may have either from a library it ran before (seen once
+# in CI: the script never saw Ctrl-C). This resets both, then runs the script in its place.
+AS_FROM_A_TERMINAL = [
+    sys.executable,
+    "-c",
+    "import os, signal, sys\n"
+    "signal.pthread_sigmask(signal.SIG_SETMASK, [])\n"
+    "for s in (signal.SIGINT, signal.SIGTERM): signal.signal(s, signal.SIG_DFL)\n"
+    "os.execv(sys.argv[1], sys.argv[1:])",
+]
 
 
 def start_site(template: Path, folder: Path) -> Site:
@@ -226,7 +247,7 @@ def start_site(template: Path, folder: Path) -> Site:
     )
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [str(ROOT / "bin" / "serve-local")],
+            [*AS_FROM_A_TERMINAL, str(ROOT / "bin" / "serve-local")],
             cwd=ROOT,
             env=env,
             stdin=subprocess.DEVNULL,

@@ -31,6 +31,7 @@ def test_admin_previews_and_applies_a_bundle(
     upload.locator("input[type=file]").set_input_files(str(path))
     upload.locator("button[type=submit]").click()
     row = page.get_by_test_id("bundle-claim")
+    row.first.wait_for()  # the preview page (count() alone does not wait for it)
     assert row.count() == 1
     assert row.get_by_test_id("new-level").get_attribute("data-level") == "partial"
     assert ("Gang 调度" if language == "zh-hans" else "Gang scheduling") in row.inner_text()
