@@ -211,6 +211,7 @@ class Site:
                 f"bin/serve-local did not end {timeout:.0f} s after Ctrl-C; still running:\n"
                 + "\n".join(left)
                 + f"\n--- the script's signals ---\n{' '.join(signals)}"
+                + f"\n--- {(self.log_text().splitlines() or [''])[0]}"
                 + f"\n--- its log ---\n{self.log_text()[-4000:]}"
             ) from None
 
@@ -246,6 +247,15 @@ def start_site(template: Path, folder: Path) -> Site:
         folder, BIN=str(Path(sys.executable).parent), HOST="127.0.0.1", PORT=str(port)
     )
     with open(log, "wb") as out:
+        # What the test process passes on (blocked and ignored signals), for a failure to show.
+        status = Path("/proc/thread-self/status")
+        passed_on = [
+            line
+            for line in (status.read_text().splitlines() if status.exists() else [])
+            if line.startswith(("SigBlk", "SigIgn"))
+        ]
+        out.write(f"test process: {' '.join(passed_on)}\n".encode())
+        out.flush()
         process = subprocess.Popen(
             [*AS_FROM_A_TERMINAL, str(ROOT / "bin" / "serve-local")],
             cwd=ROOT,
