@@ -9,7 +9,7 @@ from __future__ import annotations
 from decimal import Decimal
 from xml.sax.saxutils import escape
 
-from .text import shorten
+from .text import is_cjk, shorten
 
 PALETTE = ["#2f6fa8", "#c0504d", "#4f9d4f", "#8064a2", "#d08a1e", "#2c9c9c", "#7f7f7f", "#b5487f"]
 FONT = "Noto Sans CJK SC, Noto Sans, sans-serif"
@@ -50,7 +50,7 @@ def _fit(text: str, pixels: int) -> str:
     boundary."""
     used = 0.0
     for i, char in enumerate(text):
-        used += 12 if ord(char) > 0x2E80 else 6.6
+        used += 12 if is_cjk(char) else 6.6
         if used > pixels:
             return shorten(text, max(i, 1))
     return text

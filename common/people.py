@@ -4,15 +4,13 @@ others given name first (Lin Chen)."""
 
 from __future__ import annotations
 
-
-def _cjk(text: str) -> bool:
-    return any(ord(char) >= 0x2E80 for char in text)
+from .text import is_cjk
 
 
 def full_name(user) -> str:
     """ "王丽" for first name 丽 and last name 王, "Lin Chen" otherwise; "" when neither is set."""
     first, last = (user.first_name or "").strip(), (user.last_name or "").strip()
-    if _cjk(first + last):
+    if any(is_cjk(char) for char in first + last):
         return f"{last}{first}"
     return f"{first} {last}".strip()
 

@@ -9,7 +9,8 @@ ELLIPSIS = "…"
 TRAILING = " ,;:.-–—/(+&，；：、。（"
 
 
-def _cjk(char: str) -> bool:
+def is_cjk(char: str) -> bool:
+    """Whether a character is Chinese, Japanese or Korean script (or CJK punctuation)."""
     return ord(char) >= 0x2E80
 
 
@@ -21,7 +22,7 @@ def shorten(text, limit: int) -> str:
     cut = text[: max(limit - 1, 0)]
     after = text[len(cut)]
     mid_word = cut and not after.isspace() and not cut[-1].isspace()
-    if mid_word and not (_cjk(after) or _cjk(cut[-1])):
+    if mid_word and not (is_cjk(after) or is_cjk(cut[-1])):
         space = max(cut.rfind(" "), cut.rfind("\n"))
         if space >= limit // 2:  # a word longer than half the room is cut after all
             cut = cut[:space]
