@@ -70,6 +70,18 @@ class HistorySource:
 
 
 @dataclass(frozen=True)
+class ReportPart:
+    """A part of a report's snapshot that the app owning its data builds (reports.snapshot puts
+    the parts together, adds the summary and seals them)."""
+
+    key: str  # the snapshot key it fills ("questions", "matrices", "signoff", ...)
+    build: Callable  # (the build context reports.snapshot passes, with `.evaluation`) → JSON
+    sealed: bool = True  # False: printed with the report but outside its seal (the sign-off)
+    # History kinds of this app left out of the sealed history (they come after the seal).
+    unsealed_history: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Contribution:
     app: str
     tabs: tuple = ()  # Tab, …
@@ -97,6 +109,10 @@ class Contribution:
     reminders: tuple = ()
     lookups: Lookups = field(default_factory=Lookups)
     history_sources: tuple = ()  # HistorySource, …
+    report_parts: tuple = ()  # ReportPart, …
+    # (user, evaluation, old status, new status, reason) → None: run inside the transaction
+    # that changes an evaluation's status, after the change is saved.
+    status_hooks: tuple = ()
 
 
 CONTRIBUTIONS: dict[str, Contribution] = {}
@@ -169,3 +185,11 @@ def lookups() -> Lookups:
 
 def history_sources() -> dict[str, HistorySource]:
     return {h.kind: h for c in CONTRIBUTIONS.values() for h in c.history_sources}
+
+
+def report_parts() -> list[ReportPart]:
+    return [part for c in CONTRIBUTIONS.values() for part in c.report_parts]
+
+
+def status_hooks() -> list[Callable]:
+    return [hook for c in CONTRIBUTIONS.values() for hook in c.status_hooks]
