@@ -84,12 +84,6 @@ def test_every_seeded_solution_and_a_stack_start_complete(evaluation, owner):
 # --- services ---------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def slurm(evaluation, owner):
-    (candidate,) = add_candidates(evaluation, owner, "slurm")
-    return candidate
-
-
 def cells_of(candidate, area_key):
     row = candidate.area_rows.get(area__key=area_key)
     return {c.party.key: c.letter for c in row.cells.select_related("party")}
