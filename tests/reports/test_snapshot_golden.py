@@ -24,8 +24,8 @@ from django.apps import apps
 from django.core.management import call_command
 from django.db import connection
 
+from evaluations.demo import DEMO_TITLES
 from evaluations.models import Evaluation
-from reports.demo.texts import DEMO_TITLES
 from reports.snapshot import build_snapshot, snapshot_json, snapshot_sha256
 
 GOLDEN = Path(__file__).parent / "golden"
