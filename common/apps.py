@@ -23,4 +23,9 @@ class CommonConfig(AppConfig):
         from .seeding import register
 
         register("roles", role_groups_load_seed)
+
+        from .demo import demo_step, users
+
+        # The demo users come first: every other demo step acts as one of them.
+        demo_step(10, users.load, files=users.FILES)
         APP_METRICS.register(CeleryQueueCollector())

@@ -27,3 +27,11 @@ class EvaluationsConfig(AppConfig):
         from . import digests
 
         digests.connect()
+
+        from common.demo import demo_check, demo_step
+
+        from .demo import FILES, step
+
+        demo_step(20, step.load, files=FILES, existing=step.existing, summary=step.summary)
+        demo_check(20, step.missing_questions)
+        demo_check(90, step.missing_solutions)  # after every app's: the message names it last

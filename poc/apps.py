@@ -41,3 +41,10 @@ class PocConfig(AppConfig):
                 ),
             )
         )
+
+        from common.demo import demo_check, demo_step
+
+        from .demo import FILES, step
+
+        demo_step(40, step.load, files=FILES, summary=step.summary)
+        demo_check(40, step.missing)

@@ -14,6 +14,13 @@ class ResponsibilityConfig(AppConfig):
 
         register("responsibility", responsibility_load_seed)
 
+        from common.demo import demo_check, demo_step
+
+        from .demo import FILES, step
+
+        demo_step(30, step.load, files=FILES)
+        demo_check(30, step.missing)
+
         from evaluations.signals import candidate_added
 
         from .services import matrix_start

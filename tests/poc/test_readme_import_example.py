@@ -7,9 +7,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from evaluations.demo import DEMO_TITLE
 from evaluations.models import Evaluation
 from poc import imports
-from reports.management.commands.demo import DEMO_TITLE
 from tests.factories import declare_none
 
 pytestmark = pytest.mark.django_db

@@ -18,8 +18,8 @@ import pytest
 from django.core.management import call_command
 from django.db import transaction
 
+from evaluations.demo import DEMO_TITLES
 from reports.fetcher import BASE_URL, SafeURLFetcher
-from reports.management.commands.demo import DEMO_TITLES
 from reports.render import report_html
 from reports.sections import ALL as ALL_SECTIONS
 from reports.snapshot import build_snapshot, snapshot_sha256

@@ -25,8 +25,8 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils.translation import gettext, override
 
+from evaluations.demo import DEMO_TITLES
 from evaluations.models import Evaluation
-from reports.demo.texts import DEMO_TITLES
 from reports.snapshot import build_snapshot, snapshot_json, snapshot_sha256
 
 GOLDEN = Path(__file__).parent / "golden"

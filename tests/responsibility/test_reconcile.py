@@ -7,10 +7,10 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from evaluations import services as evaluation_services
+from evaluations.demo import DEMO_TITLE
 from evaluations.models import Evaluation, FiveQuestion
 from evaluations.reminders import reminders_for
 from evaluations.selectors import evaluation_data
-from reports.management.commands.demo import DEMO_TITLE
 from responsibility import services
 from responsibility.checks import check_area
 from responsibility.models import Area, Party

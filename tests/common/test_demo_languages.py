@@ -8,14 +8,15 @@ from string import Formatter
 import pytest
 from django.core.management import call_command
 
+from common.demo import demo_texts, shape, strings
+from evaluations.demo import DEMO_TITLE, DEMO_TITLES
+from evaluations.demo import FILES as EVALUATION_FILES
+from evaluations.demo import demo_key as key
 from evaluations.models import Evaluation, QuestionAnswer, StatusChange
-from poc.models import Consensus, Score
-from poc.models_conflicts import ConflictDeclaration
-from poc.testbed_models import TestBed
-from reports.demo import data
-from reports.demo.texts import shape, strings, texts
-from reports.management.commands.demo import DEMO_TITLE, DEMO_TITLES
+from poc.demo import FILES as POC_FILES
+from poc.models import ConflictDeclaration, Consensus, Score, TestBed
 from reports.snapshot import build_snapshot
+from responsibility.demo import FILES as RESPONSIBILITY_FILES
 from responsibility.models import AreaRow, Cell, CostInput
 
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -35,47 +36,62 @@ def placeholders(text: str) -> set[str]:
     return {name for _literal, name, _spec, _conv in Formatter().parse(text) if name}
 
 
-def key(candidate) -> str:
-    return data.STACK_KEY if candidate.is_stack else candidate.solution.slug
+def all_strings(language: str) -> list[tuple[str, str]]:
+    """Every text of every app's part of the demo in `language` (the app's name first)."""
+    return [
+        pair for app, texts in demo_texts(language).items() for pair in strings(texts, f"/{app}")
+    ]
 
 
 # --- the language files -------------------------------------------------------------------
 
 
 def test_the_language_files_have_the_same_keys_and_structure():
-    en, zh = texts("en"), texts("zh-hans")
-    assert shape(en) == shape(zh)
-    zh_strings = dict(strings(zh))
-    for path, text in strings(en):
+    en_files, zh_files = demo_texts("en"), demo_texts("zh-hans")
+    assert set(en_files) == set(zh_files) == {"evaluations", "responsibility", "poc"}
+    for app, en in en_files.items():
+        assert shape(en) == shape(zh_files[app]), app
+    zh_strings = dict(all_strings("zh-hans"))
+    for path, text in all_strings("en"):
         assert placeholders(text) == placeholders(zh_strings[path]), path
         assert bool(text) == bool(zh_strings[path]), path
-    # …and they cover the language-neutral tables in data.py, no more and no less.
-    assert set(en["context"]) == set(data.CONTEXT)
+
+
+def test_the_texts_cover_the_data_of_their_app():
+    """Each app's texts cover the language-neutral tables in its data.yaml, no more and no
+    less."""
+    en = EVALUATION_FILES.texts("en")
+    assert set(en["context"]) == set(EVALUATION_FILES.data["context"])
+    assert DEMO_TITLE == DEMO_TITLES["en"] == en["title"]
+    assert DEMO_TITLES["zh-hans"] == EVALUATION_FILES.texts("zh-hans")["title"] != DEMO_TITLE
+
+    en, data = RESPONSIBILITY_FILES.texts("en"), RESPONSIBILITY_FILES.data
     assert {k: set(v) for k, v in en["answers"].items()} == {
-        k: set(v) for k, v in data.ANSWERS.items()
+        k: set(v) for k, v in data["answers"].items()
     }
+    rows = {(edit["candidate"], edit["area"]) for edit in data["matrix_edits"] if "row" in edit}
+    assert {(c, a) for c, notes in en["matrix_notes"].items() for a in notes} <= rows
+
+    en, data = POC_FILES.texts("en"), POC_FILES.data
     assert {k: set(v) for k, v in en["disagreements"].items()} == {
-        k: set(v) for k, v in data.DISAGREEMENTS.items()
+        k: set(v) for k, v in data["disagreements"].items()
     }
     for candidate, cases in en["disagreements"].items():
         for case, words in cases.items():
-            assert len(words["notes"]) == len(data.SCORERS)
-            assert (words["consensus"] is None) == (data.DISAGREEMENTS[candidate][case][1] is None)
-    rows = {(slug, area) for slug, area, kind, _payload in data.MATRIX_EDITS if kind == "row"}
-    assert {(c, a) for c, notes in en["matrix_notes"].items() for a in notes} <= rows
-    assert set(en["test_beds"]) <= set(data.TEST_BEDS)
-    assert DEMO_TITLE == DEMO_TITLES["en"] == en["title"]
-    assert DEMO_TITLES["zh-hans"] == zh["title"] != DEMO_TITLE
+            planned = data["disagreements"][candidate][case]
+            assert len(words["notes"]) == len(planned["scores"]) == len(data["scorers"])
+            assert (words["consensus"] is None) == (planned["consensus"] is None)
+    assert set(en["test_beds"]) <= set(data["test_beds"])
 
 
 def test_the_chinese_texts_are_chinese():
-    for path, text in strings(texts("zh-hans")):
+    for path, text in all_strings("zh-hans"):
         if not text:
             continue
         assert CJK.search(text), path
         assert english_runs(text) == [], path
         assert not WESTERN_PUNCTUATION.search(text), (path, WESTERN_PUNCTUATION.findall(text))
-    for path, text in strings(texts("en")):
+    for path, text in all_strings("en"):
         assert not CJK.search(text), path
 
 
@@ -186,8 +202,8 @@ def test_both_languages_load_the_same_demo_once():
     en = Evaluation.objects.get(title=DEMO_TITLES["en"])
     zh = Evaluation.objects.get(title=DEMO_TITLES["zh-hans"])
     assert en.pk < zh.pk  # English first
-    assert en.organisation == texts("en")["organisation"]
-    assert zh.organisation == texts("zh-hans")["organisation"]
+    assert en.organisation == EVALUATION_FILES.texts("en")["organisation"]
+    assert zh.organisation == EVALUATION_FILES.texts("zh-hans")["organisation"]
     assert en.created_by == zh.created_by
     assert out.getvalue().count("Created demo users") == 1  # the users are made once
     # Same users, candidates, answers, matrices, costs, seeded scores, consensus, conflicts,
@@ -252,7 +268,7 @@ def english_sentences() -> set[str]:
     """The English file's sentences and phrases of three words or more (placeholders and line
     breaks cut them)."""
     found = set()
-    for _path, text in strings(texts("en")):
+    for _path, text in all_strings("en"):
         for part in re.split(r"(?<=[.;:])\s+|\{\w+\}|\n", text):
             part = part.strip(" .;:")
             if len(re.findall(r"[A-Za-z]+", part)) >= 3:
@@ -278,7 +294,7 @@ def test_the_chinese_demo_is_written_and_reported_in_chinese():
         evaluation, language="zh-hans", generated_at="2027-03-01T09:30:00+08:00"
     )
     report = "\n".join(snapshot_texts(snapshot))
-    assert texts("zh-hans")["notes"] in report
+    assert EVALUATION_FILES.texts("zh-hans")["notes"] in report
     assert evaluation.decision.rationale in report
     sentences = english_sentences()
     assert len(sentences) > 100

@@ -1,6 +1,7 @@
 """Load the demo evaluations, one per language, through the services as the demo users would.
 
-The demo's data and texts live in reports.demo (data.py, en.yaml, zh-hans.yaml, loader.py)."""
+The apps register their parts of the demo with common.demo; each keeps its data and texts in
+its own demo/ folder (data.yaml, en.yaml, zh-hans.yaml)."""
 
 from __future__ import annotations
 
@@ -8,20 +9,15 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from common.demo import (
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    demo_existing,
+    demo_load,
+    demo_missing,
+    demo_summary,
+)
 from common.exceptions import DomainError
-from evaluations.models import CandidateStatus, Evaluation
-from poc.models import Score
-from reports.demo.data import LANGUAGES
-from reports.demo.loader import DemoLoader, check_seeded
-from reports.demo.texts import DEMO_TITLES, texts
-
-__all__ = ["DEMO_ORGANISATION", "DEMO_TITLE", "DEMO_TITLES", "LANGUAGES", "Command"]
-
-# The English demo, as it has always been called.
-DEMO_TITLE = DEMO_TITLES["en"]
-DEMO_ORGANISATION = texts("en")["organisation"]
-
-LANGUAGE_NAMES = {"en": "English", "zh-hans": "Simplified Chinese"}
 
 
 class Command(BaseCommand):
@@ -43,40 +39,44 @@ class Command(BaseCommand):
         languages = [options["language"]] if options.get("language") else list(LANGUAGES)
         missing = []
         for language in languages:
-            existing = Evaluation.objects.filter(title=DEMO_TITLES[language]).first()
+            existing = demo_existing(language)
             if existing is None:
                 missing.append(language)
                 continue
             self.stdout.write(
                 f"The {LANGUAGE_NAMES[language]} demo evaluation already exists "
-                f"(id {existing.pk}); nothing was changed."
+                f"(id {existing}); nothing was changed."
             )
         if missing:
-            check_seeded()
+            self._check_seeded()
         for language in missing:
             self._load(language)
+
+    def _check_seeded(self) -> None:
+        """Fail with the command to run when the seeded content the demo builds on is missing."""
+        unseeded = demo_missing()
+        if unseeded:
+            raise CommandError(
+                f"Seeded content is missing ({', '.join(unseeded)}). Run: python manage.py seed"
+            )
 
     def _load(self, language: str) -> None:
         try:
             with transaction.atomic():
-                evaluation, created = DemoLoader(language).load()
+                state = demo_load(language)
         except (ValidationError, DomainError) as exc:
             message = getattr(exc, "message", None) or "; ".join(getattr(exc, "messages", []))
             raise CommandError(
                 f"Could not load the {LANGUAGE_NAMES[language]} demo: {message or exc}"
             ) from exc
-        if created:
+        if state.created:
             self.stdout.write(
-                f"Created demo users {', '.join(created)} with random passwords; set one with: "
-                "python manage.py changepassword <username>"
+                f"Created demo users {', '.join(state.created)} with random passwords; set one "
+                "with: python manage.py changepassword <username>"
             )
-        shortlisted = evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED).count()
-        eliminated = evaluation.candidates.filter(status=CandidateStatus.ELIMINATED).count()
-        scores = Score.objects.filter(case__evaluation=evaluation).count()
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo evaluation {evaluation.pk} loaded ({LANGUAGE_NAMES[language]}): "
-                f"{shortlisted} shortlisted and {eliminated} eliminated candidate(s), "
-                f"{scores} POC scores."
+                f"Demo evaluation {state.evaluation.pk} loaded ({LANGUAGE_NAMES[language]}): "
+                f"{', '.join(demo_summary(state))}."
             )
         )

@@ -1,5 +1,5 @@
 """`manage.py demo`: one complete demo evaluation per language, loaded through the services,
-once (tests/reports/test_demo_languages.py compares the languages)."""
+once (tests/common/test_demo_languages.py compares the languages)."""
 
 from decimal import Decimal
 from io import StringIO
@@ -7,12 +7,16 @@ from io import StringIO
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db.models import Count
 
+from catalog.models import Solution
+from evaluations.demo import DEMO_TITLE
 from evaluations.models import (
     Candidate,
     CandidateStatus,
     ContextAnswer,
+    ContextQuestion,
     Decision,
     Evaluation,
     FiveQuestion,
@@ -23,10 +27,9 @@ from evaluations.models import (
 )
 from evaluations.reminders import reminders_for
 from evaluations.selectors import evaluation_data
-from poc.models import ConflictDeclaration, Consensus, PlanCase, Score
+from poc.models import ConflictDeclaration, Consensus, PlanCase, Score, TestCase
 from poc.selectors import scorecard
-from reports.management.commands.demo import DEMO_TITLE
-from responsibility.models import AreaRow, Cell, CostInput, CostSettings
+from responsibility.models import Area, AreaRow, Cell, CostInput, CostSettings
 from responsibility.selectors import evaluation_matrices
 
 pytestmark = pytest.mark.django_db
@@ -185,3 +188,19 @@ def test_demo_reuses_the_seeded_demo_users():
     evaluation = Evaluation.objects.get(title=DEMO_TITLE)
     assert evaluation.memberships.get(role=MemberRole.OWNER).user == techlead
     assert evaluation.created_by == techlead
+
+
+def test_demo_names_every_missing_seeded_library_and_loads_nothing():
+    for model in (ContextQuestion, FiveQuestion, Area, TestCase):
+        model.objects.all().delete()
+    Solution.objects.filter(slug="runai").delete()
+
+    with pytest.raises(CommandError) as refused:
+        run_demo()
+
+    # Each app's step names what it builds on, in one message, the catalog last.
+    assert str(refused.value) == (
+        "Seeded content is missing (context questions, five questions, responsibility areas, "
+        "POC test cases, catalog solutions). Run: python manage.py seed"
+    )
+    assert not Evaluation.objects.exists()
