@@ -42,6 +42,7 @@ urlpatterns = [
     path("evaluations/", include("responsibility.urls")),
     path("evaluations/", include("poc.urls")),
     path("evaluations/", include("reports.urls")),
+    path("evaluations/", include("signoff.urls")),
     path("evaluations/", include("portable.urls")),
     path("admin/", admin.site.urls),
     path("api/catalog/", include("catalog.api.urls")),
@@ -49,6 +50,7 @@ urlpatterns = [
     path("api/", include("responsibility.api.urls")),
     path("api/", include("poc.api.urls")),
     path("api/", include("reports.api.urls")),
+    path("api/", include("signoff.api.urls")),
     path("api/", include("portable.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # Swagger UI (served by the app) adds <style> elements as it draws: the docs page alone may.

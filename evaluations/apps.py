@@ -9,7 +9,7 @@ class EvaluationsConfig(AppConfig):
     def ready(self):
         from common.seeding import register
 
-        from . import approvals, constraints, reminders, stacks
+        from . import constraints, reminders, stacks
         from .extensions import Contribution, Lookups, contribute
         from .services_seed import questions_load_seed
 
@@ -18,7 +18,6 @@ class EvaluationsConfig(AppConfig):
             Contribution(
                 "evaluations",
                 reminders=reminders.BUILT_IN,
-                history_sources=(approvals.history_source(),),
                 lookups=Lookups(
                     candidate_prefetches=(*constraints.CANDIDATE_LOOKUPS, *stacks.CANDIDATE_LOOKUPS)
                 ),

@@ -54,10 +54,13 @@ from .models_digests import new_epoch
 log = logging.getLogger(__name__)
 
 # The apps whose data reminders and progress read. A model of these apps either belongs to an
-# evaluation (a foreign-key path leads to Evaluation) or is shared reference data.
+# evaluation (a foreign-key path leads to Evaluation) or is shared reference data. A model of
+# another app whose rows belong to an evaluation and show on its kept tabs says so itself with
+# `evaluation_data = True` (sign-off's approvals, on the History tab); the other apps' rows
+# (report runs, for one) move no stamp.
 DATA_APPS = ("catalog", "evaluations", "poc", "responsibility")
 # Rows that belong to an evaluation but that no count reads, and that change often.
-IGNORED = {"reports.ReportRun", "evaluations.StatusDigest", "evaluations.StatusStamp"}
+IGNORED = {"evaluations.StatusDigest", "evaluations.StatusStamp"}
 
 EVERYTHING = object()  # a change to shared data: every evaluation's status may move
 
@@ -79,6 +82,12 @@ def _is_history(model) -> bool:
     return hasattr(model, "instance_type")  # simple-history's historical models
 
 
+def is_data(model) -> bool:
+    """Whether writes to `model` may move a stamp: a model of a data app, or one that says its
+    rows are evaluation data."""
+    return model._meta.app_label in DATA_APPS or getattr(model, "evaluation_data", False) is True
+
+
 def _path_to_evaluation(model) -> list | None:
     """The shortest chain of foreign keys from `model` to Evaluation, staying within the data
     apps, through required keys where there is such a chain (a matrix cell's row, not its
@@ -95,7 +104,7 @@ def _shortest_path(model, *, nullable: bool) -> list | None:
         current, path = queue.pop(0)
         for field in current._meta.concrete_fields:
             target = field.related_model if field.is_relation else None
-            if target is None or target in seen or target._meta.app_label not in DATA_APPS:
+            if target is None or target in seen or not is_data(target):
                 continue
             if field.null and not nullable:
                 continue
@@ -110,7 +119,7 @@ def dependencies() -> dict:
     """{model: path to Evaluation, or EVERYTHING} for every model whose changes move a stamp."""
     found = {}
     for model in apps.get_models():
-        if model._meta.app_label not in DATA_APPS or _is_history(model):
+        if not is_data(model) or _is_history(model):
             continue
         if model._meta.label in IGNORED:
             continue

@@ -1,14 +1,14 @@
 """The public extension point of evaluations: how a higher app (poc, responsibility, reports,
-portable) adds to what evaluations does without evaluations importing or naming it.
+signoff, portable) adds to what evaluations does without evaluations importing or naming it.
 
 Each app registers one `Contribution` from its AppConfig.ready(): its tabs, the facts it shows
 under each candidate on the shortlist, the parties who-questions may name, the checks the
-decided gate runs and where a gate item of the app's is put right, the test of a report
-complete enough to sign, the links it adds to evaluations' pages, the action it offers on an
-unverified capability, its risk reminders together with the lookups they read (so a list of
-evaluations still costs a fixed number of queries), and the history rows that belong to an
-evaluation's timeline. evaluations contributes its own built-in reminders and sign-off history
-the same way. Seeding stays with common.seeding, below every app.
+decided gate runs and where a gate item of the app's is put right, the links and panels it adds
+to evaluations' pages (and the home page), the action it offers on an unverified capability, its
+risk reminders together with the lookups they read (so a list of evaluations still costs a fixed
+number of queries), the history rows that belong to an evaluation's timeline, the parts of the
+report it builds and what it does when an evaluation's status changes. evaluations contributes
+its own built-in reminders the same way. Seeding stays with common.seeding, below every app.
 """
 
 from __future__ import annotations
@@ -42,6 +42,21 @@ class PageLink:
 # Where links go: the overview's actions, the evaluation list's actions, the administrators'
 # catalog review page.
 PLACES = ("overview", "evaluation_list", "catalog_review")
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A block an app adds to a page: its template, included with the page's context and what
+    `context(user, evaluation)` adds to it (a dict; the evaluation is None on the home page)."""
+
+    place: str  # PANEL_PLACES
+    template: str
+    context: Callable | None = None
+
+
+# Where panels go: the home page (above the viewer's evaluations), the Decision tab (under its
+# lead paragraph).
+PANEL_PLACES = ("home", "decision")
 
 
 @dataclass(frozen=True)
@@ -94,9 +109,6 @@ class Contribution:
     # after evaluations' own checks found `missing` (a list of items); raises
     # evaluations.services.GateRefused with `missing` and its own open items, or returns.
     decided_gate: Callable | None = None
-    # (report run) → bool: whether the run prints the whole report, so that an approval can
-    # sign it (evaluations/approvals.py).
-    report_complete: Callable | None = None
     # {gate item place: (evaluation, item) → URL}: where an item of the decided gate that this
     # app reported is put right.
     gate_links: dict = field(default_factory=dict)
@@ -113,6 +125,7 @@ class Contribution:
     # (user, evaluation, old status, new status, reason) → None: run inside the transaction
     # that changes an evaluation's status, after the change is saved.
     status_hooks: tuple = ()
+    panels: tuple = ()  # Panel, …
 
 
 CONTRIBUTIONS: dict[str, Contribution] = {}
@@ -127,11 +140,6 @@ def decided_gate_checks() -> list[Callable]:
     return [c.decided_gate for c in CONTRIBUTIONS.values() if c.decided_gate]
 
 
-def report_complete(run) -> bool:
-    """Every contributed test passes (none contributed: nothing more to ask)."""
-    return all(c.report_complete(run) for c in CONTRIBUTIONS.values() if c.report_complete)
-
-
 def gate_link(evaluation, item) -> str | None:
     """The URL where a gate item another app reported is put right (None: not contributed)."""
     for c in CONTRIBUTIONS.values():
@@ -142,6 +150,10 @@ def gate_link(evaluation, item) -> str | None:
 
 def links_at(place: str) -> list[PageLink]:
     return [link for c in CONTRIBUTIONS.values() for link in c.links if link.place == place]
+
+
+def panels_at(place: str) -> list[Panel]:
+    return [panel for c in CONTRIBUTIONS.values() for panel in c.panels if panel.place == place]
 
 
 def capability_action(user, evaluation) -> str | None:

@@ -656,5 +656,4 @@ class StatusChange(SignallingModel):
         return f"{self.from_status} → {self.to_status}"
 
 
-from .models_approvals import Approval, ApprovalDecision  # noqa: E402,F401  (after the decision)
 from .models_digests import StatusDigest, StatusStamp  # noqa: E402,F401

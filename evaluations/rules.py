@@ -68,10 +68,6 @@ rules.add_perm("evaluations.manage_members", is_owner)
 rules.add_perm("evaluations.change_status", is_editor)
 rules.add_perm("evaluations.reopen_evaluation", is_owner)
 rules.add_perm("evaluations.waive_constraint", is_owner & is_open)
-# Approvals follow the decision: the owner names approvers while it is decided; the approver
-# (a member, checked against the request itself) decides while it is sealed.
-rules.add_perm("evaluations.request_approval", is_owner & is_decided)
-rules.add_perm("evaluations.decide_approval", is_member & ~is_open)
 
 # The question libraries are catalog-like: everyone reads, admins edit (Django admin).
 for model in ("contextquestion", "fivequestion", "constraint"):

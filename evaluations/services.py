@@ -760,7 +760,8 @@ def evaluation_transition(
     *, user, evaluation: Evaluation, to_status: str, reason: str = ""
 ) -> Evaluation:
     """Move the status along the workflow. Leaving decided/archived is a reopen: owner only,
-    with a reason, which is recorded; it voids the approvals of the decision (approvals.py)."""
+    with a reason, which is recorded. Every contributed status hook runs after the change is
+    saved, in the same transaction (sign-off voids the approvals of a reopened decision)."""
     if to_status not in Status.values:
         raise ValidationError({"status": _("Unknown status '%(s)s'.") % {"s": to_status}})
     evaluation = Evaluation.objects.select_for_update().get(pk=evaluation.pk)
@@ -789,12 +790,10 @@ def evaluation_transition(
         reason=reason,
         changed_by=user,
     )
-    if reopening:  # approvals were of the sealed decision: the next round starts anew
-        from .approvals import approvals_void
-
-        approvals_void(user=user, evaluation=evaluation, reason=reason)
     evaluation.status = target
     evaluation._change_reason = reason  # shown with this change on the History tab
     bump(evaluation)
     save_as(evaluation, user)
+    for hook in extensions.status_hooks():
+        hook(user, evaluation, current, target, reason)
     return evaluation

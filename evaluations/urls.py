@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import catalog_review, members, shortlist, views, views_approvals
+from . import catalog_review, members, shortlist, views
 
 app_name = "evaluations"
 
@@ -24,11 +24,6 @@ urlpatterns = [
         name="answer_save",
     ),
     path("<int:pk>/decision/", views.DecisionView.as_view(), name="evaluation_decision"),
-    path(
-        "<int:pk>/decision/approvals/",
-        views_approvals.ApprovalsView.as_view(),
-        name="approvals",
-    ),
     path("<int:pk>/members/", members.MembersView.as_view(), name="evaluation_members"),
     path("<int:pk>/members/people/", members.MemberSearchView.as_view(), name="member_search"),
     path("<int:pk>/history/", views.HistoryView.as_view(), name="evaluation_history"),

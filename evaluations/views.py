@@ -16,7 +16,7 @@ from django.views.generic import TemplateView
 
 from common.views import PageAction
 
-from . import approvals, extensions, services
+from . import extensions, services
 from .answer_scales import party_choices
 from .filters import EvaluationFilterSet
 from .forms import (
@@ -45,8 +45,7 @@ from .selectors import (
     evaluation_data,
 )
 
-HOME_APPROVALS = 10  # the home page lists this many of my waiting approval requests
-HOME_EVALUATIONS = 10  # and this many of my most recently changed evaluations
+HOME_EVALUATIONS = 10  # the home page lists this many of my most recently changed evaluations
 LIST_PAGE_SIZE = 20  # rows per page of the evaluation list
 
 
@@ -63,8 +62,8 @@ def gate_groups(items: list) -> list[dict]:
 
 
 class HomeView(LoginRequiredMixin, TemplateView):
-    """Each user's start page: their latest evaluations (with status, progress, reminders) and a
-    link to all of them, then tools."""
+    """Each user's start page: the panels other apps add (evaluations.extensions), their latest
+    evaluations (with status, progress, reminders) and a link to all of them, then tools."""
 
     template_name = "home.html"
 
@@ -77,7 +76,6 @@ class HomeView(LoginRequiredMixin, TemplateView):
             len(ctx["rows"]) if len(ctx["rows"]) < HOME_EVALUATIONS else qs.count()
         )
         ctx["can_create"] = user.has_perm("evaluations.add_evaluation")
-        ctx["approval_requests"] = approvals.pending_for(user, limit=HOME_APPROVALS)
         return ctx
 
 

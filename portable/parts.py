@@ -36,7 +36,6 @@ from django.db import models
 
 from catalog.models import Capability, Scenario, ShortlistRule, Solution, SolutionType
 from evaluations.models import (
-    Approval,
     Candidate,
     CandidateLayer,
     Constraint,
@@ -64,6 +63,7 @@ from poc.models import (
 )
 from reports.models import ReportRun
 from responsibility.models import Area, AreaRow, Cell, CostInput, CostSettings, Party
+from signoff.models import Approval
 
 SCHEMA_VERSION = 1
 DOCUMENT = "evaluation.json"
@@ -81,10 +81,13 @@ class Part:
 
     model: type[models.Model]
     to_evaluation: str
+    # The name the archive lists its rows under, when it is not the model's label: a model that
+    # moved to another app keeps the name archives already use (schema version 1).
+    archived_as: str = ""
 
     @property
     def label(self) -> str:
-        return self.model._meta.label_lower
+        return self.archived_as or self.model._meta.label_lower
 
 
 # Every model whose rows belong to one evaluation, in an order where each row refers only to
@@ -114,7 +117,7 @@ PARTS: tuple[Part, ...] = (
     Part(TestBed, "candidate__evaluation"),
     Part(MeasurementImport, "evaluation"),
     Part(ReportRun, "evaluation"),
-    Part(Approval, "evaluation"),
+    Part(Approval, "evaluation", archived_as="evaluations.approval"),  # now signoff's
 )
 PART_OF = {part.model: part for part in PARTS}
 

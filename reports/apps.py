@@ -11,14 +11,8 @@ class ReportsConfig(AppConfig):
     def ready(self):
         from evaluations.extensions import Contribution, Tab, contribute
 
-        from .sections import prints_everything
-
         contribute(
-            Contribution(
-                "reports",
-                tabs=(Tab("reports", _("Reports"), "reports:report_list"),),
-                report_complete=prints_everything,
-            )
+            Contribution("reports", tabs=(Tab("reports", _("Reports"), "reports:report_list"),))
         )
 
         from common.metrics import APP_METRICS

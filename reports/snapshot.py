@@ -20,6 +20,7 @@ import json
 from dataclasses import replace
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
+from types import SimpleNamespace
 
 from django.db.models import Q
 from django.utils import formats, timezone
@@ -34,8 +35,8 @@ from common.numbers import amount_units
 from common.people import person_name
 from common.placeholders import is_placeholder_url
 from common.text import shorten
-from evaluations.approvals import HISTORY_KIND, signoff_snapshot
 from evaluations.constraints import constraint_checks
+from evaluations.extensions import report_parts
 from evaluations.history import history_counts, history_entries, history_timeline
 from evaluations.models import (
     AnswerScale,
@@ -987,7 +988,7 @@ def _history(evaluation: Evaluation, despite: dict | None) -> dict:
     owner's allowances on conflicts of interest), oldest first. Every change stays
     on the evaluation's History tab and in the API."""
     # Approvals come after the seal: their history is in the unsealed "signoff".
-    counts = history_counts(evaluation, exclude=UNSEALED_HISTORY)
+    counts = history_counts(evaluation, exclude=unsealed_history())
     statuses = dict(Status.choices)
     changes = list(
         evaluation.status_changes.select_related("changed_by").order_by("changed_at", "pk")
@@ -1218,7 +1219,9 @@ def build_snapshot(
             ),
         }
         summary.update(_headline(data, snapshot, caveats, res))
-        snapshot["signoff"] = signoff_snapshot(evaluation)
+        built = SimpleNamespace(evaluation=evaluation)  # what the contributed parts read
+        for part in report_parts():
+            snapshot[part.key] = part.build(built)
     return snapshot
 
 
@@ -1229,10 +1232,17 @@ def snapshot_json(snapshot: dict) -> bytes:
 
 # What a snapshot records about the render rather than the evaluation: left out of its seal.
 UNSEALED_META = ("generated_at",)
-# Parts that come after the seal: the approvals of the sealed content (who approved which hash)
-# cannot be inside what they approve.
-UNSEALED_KEYS = ("signoff",)
-UNSEALED_HISTORY = (HISTORY_KIND,)
+
+
+def unsealed_keys() -> tuple[str, ...]:
+    """Contributed parts that come after the seal: the approvals of the sealed content (who
+    approved which hash, the sign-off) cannot be inside what they approve."""
+    return tuple(part.key for part in report_parts() if not part.sealed)
+
+
+def unsealed_history() -> tuple[str, ...]:
+    """History kinds left out of the sealed history: they come after the seal (approvals)."""
+    return tuple(kind for part in report_parts() for kind in part.unsealed_history)
 
 
 def snapshot_sha256(snapshot: dict) -> str:
@@ -1240,5 +1250,6 @@ def snapshot_sha256(snapshot: dict) -> str:
     not sealed, so two renders of unchanged data print the same hash; the sign-off (approvals)
     is printed but not sealed either."""
     meta = {k: v for k, v in snapshot.get("meta", {}).items() if k not in UNSEALED_META}
-    sealed = {k: v for k, v in snapshot.items() if k not in UNSEALED_KEYS}
+    unsealed = unsealed_keys()
+    sealed = {k: v for k, v in snapshot.items() if k not in unsealed}
     return hashlib.sha256(snapshot_json({**sealed, "meta": meta})).hexdigest()

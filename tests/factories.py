@@ -404,8 +404,8 @@ def make_everything(owner, people, *, sealed=False):
 def _approvals(evaluation, owner, people) -> None:
     """A decided evaluation's approvals, every state once: a finished report; the owner's and
     the viewer's requests pending, the editor's approved, the reviewer's withdrawn."""
-    from evaluations import approvals
     from evaluations.models import MemberRole
+    from signoff import services as approvals
 
     run = finished_report(evaluation, owner)
     asked = {

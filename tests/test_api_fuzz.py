@@ -50,10 +50,11 @@ from catalog.models import (
     SolutionType,
     Source,
 )
-from evaluations.models import Approval, Constraint, ContextQuestion, FiveQuestion
+from evaluations.models import Constraint, ContextQuestion, FiveQuestion
 from poc.models import ConflictDeclaration, Evidence
 from reports import services as report_services
 from responsibility.selectors import active_areas, parties_for
+from signoff.models import Approval
 from tests.factories import (
     PASSWORD,
     CapabilityGroupFactory,

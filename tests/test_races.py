@@ -45,9 +45,7 @@ from catalog.models import CapabilityClaim
 from common.forms import VersionField
 from common.views import ActionRouter, PageAction
 from evaluations import forms as ev_forms
-from evaluations import forms_approvals as ev_appr_forms
 from evaluations.models import (
-    Approval,
     Candidate,
     ContextAnswer,
     Decision,
@@ -62,11 +60,13 @@ from poc import testbed_forms as poc_testbed_forms
 from poc.models import ConflictDeclaration, Consensus, PlanCase, PlanGroup, Score, TestBed
 from responsibility import forms as resp_forms
 from responsibility.models import Area, AreaRow, Cell, CostInput, CostSettings, Party
+from signoff import forms as signoff_forms
+from signoff.models import Approval
 from tests.conftest import IN_CI
 from tests.factories import make_everything
 
 THREADS = 50
-PROJECT_APPS = ("catalog", "common", "evaluations", "poc", "reports", "responsibility")
+PROJECT_APPS = ("catalog", "common", "evaluations", "poc", "reports", "responsibility", "signoff")
 
 
 # --- what is raced -----------------------------------------------------------------------------
@@ -455,7 +455,7 @@ def page_revoke(w: World) -> Shot:  # the allowance the race above granted
 def page_approval_decide(w: World) -> Shot:  # the owner approves their own request
     request, run = w.approval(MemberRole.OWNER), w.sealed().report_runs.get()
     return Shot(
-        path=reverse("evaluations:approvals", kwargs={"pk": w.sealed().pk}),
+        path=reverse("signoff:approvals", kwargs={"pk": w.sealed().pk}),
         row=by_pk(Approval, request.pk),
         send=lambda n, v: {
             "action": "decide",
@@ -475,7 +475,7 @@ def page_approval_decide(w: World) -> Shot:  # the owner approves their own requ
 def page_approval_withdraw(w: World) -> Shot:  # the viewer's pending request
     request = w.approval(MemberRole.VIEWER)
     return Shot(
-        path=reverse("evaluations:approvals", kwargs={"pk": w.sealed().pk}),
+        path=reverse("signoff:approvals", kwargs={"pk": w.sealed().pk}),
         row=by_pk(Approval, request.pk),
         send=lambda n, v: {"action": "withdraw", "id": request.pk, "version": v},
         saved=lambda a: a.voided_at is not None,
@@ -716,7 +716,7 @@ def api_approval_decide(w: World) -> Shot:  # the owner changes the decision the
     request, run = w.approval(MemberRole.OWNER), w.sealed().report_runs.get()
     return Shot(
         path=reverse(
-            "evaluations-api:approval_decide",
+            "signoff-api:approval_decide",
             kwargs={"evaluation_pk": w.sealed().pk, "approval_pk": request.pk},
         ),
         row=by_pk(Approval, request.pk),
@@ -736,14 +736,14 @@ def api_approval_decide(w: World) -> Shot:  # the owner changes the decision the
 def api_approval_withdraw(
     w: World,
 ) -> Shot:  # a new request for the reviewer (theirs was withdrawn)
-    from evaluations.approvals import approval_request
+    from signoff.services import approval_request
 
     request = approval_request(
         user=w.owner, evaluation=w.sealed(), approver=w.people[MemberRole.REVIEWER], role="QA"
     )
     return Shot(
         path=reverse(
-            "evaluations-api:approval_withdraw",
+            "signoff-api:approval_withdraw",
             kwargs={"evaluation_pk": w.sealed().pk, "approval_pk": request.pk},
         ),
         row=by_pk(Approval, request.pk),
@@ -851,13 +851,9 @@ RACES = [
     Race("page", "poc:conflicts", "allow", page_allow, coi_forms.AllowanceForm),
     Race("page", "poc:conflicts", "revoke", page_revoke, coi_forms.RevokeForm),
     Race("page", "poc:testbeds", "", page_test_bed, poc_testbed_forms.TestBedForm),
-    Race("page", "evaluations:approvals", "decide", page_approval_decide, ev_appr_forms.DecideForm),
+    Race("page", "signoff:approvals", "decide", page_approval_decide, signoff_forms.DecideForm),
     Race(
-        "page",
-        "evaluations:approvals",
-        "withdraw",
-        page_approval_withdraw,
-        ev_appr_forms.WithdrawForm,
+        "page", "signoff:approvals", "withdraw", page_approval_withdraw, signoff_forms.WithdrawForm
     ),
     Race("api", "evaluations-api:evaluation_detail", "PATCH", api_evaluation),
     Race("api", "evaluations-api:type_step", "PUT", api_main_type),
@@ -878,8 +874,8 @@ RACES = [
     Race("api", "poc-api:conflict_allow", "POST", api_allow),
     Race("api", "poc-api:conflict_revoke", "POST", api_revoke),
     Race("api", "poc-api:test_bed", "PUT", api_test_bed),
-    Race("api", "evaluations-api:approval_decide", "POST", api_approval_decide),
-    Race("api", "evaluations-api:approval_withdraw", "POST", api_approval_withdraw),
+    Race("api", "signoff-api:approval_decide", "POST", api_approval_decide),
+    Race("api", "signoff-api:approval_withdraw", "POST", api_approval_withdraw),
 ]
 
 # Page writes that name no version, and why: a race on them has no version to be stale.
@@ -892,7 +888,7 @@ UNVERSIONED_PAGE_WRITES = {
     ("evaluations:evaluation_shortlist", "waive"): "adds a waiver (one per candidate and rule)",
     ("evaluations:evaluation_shortlist", "unwaive"): "withdraws a waiver",
     ("evaluations:evaluation_members", "add"): "adds a member (one membership per user)",
-    ("evaluations:approvals", "request"): "names an approver (one active request per member)",
+    ("signoff:approvals", "request"): "names an approver (one active request per member)",
     ("evaluations:evaluation_members", "role"): "sets a role (memberships carry no version)",
     ("evaluations:evaluation_members", "remove"): "removes a member",
     ("responsibility:matrices", ""): "adds a party",

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "responsibility",
     "poc",
     "reports",
+    "signoff",
     "portable",
 ]
 

@@ -1,12 +1,11 @@
 from django.urls import path
 
-from . import approvals, candidates, constraints, stacks, types, views
+from . import candidates, constraints, stacks, types, views
 
 app_name = "evaluations-api"
 
 EVALUATION = "evaluations/<int:evaluation_pk>/"
 CANDIDATE = EVALUATION + "candidates/<int:candidate_pk>/"
-APPROVAL = EVALUATION + "approvals/<int:approval_pk>/"
 
 urlpatterns = [
     path("evaluations/", views.EvaluationListView.as_view(), name="evaluation_list"),
@@ -69,12 +68,6 @@ urlpatterns = [
         name="waiver_detail",
     ),
     path(EVALUATION + "decision/", views.DecisionView.as_view(), name="decision"),
-    path(EVALUATION + "approvals/", approvals.ApprovalListView.as_view(), name="approval_list"),
-    path(APPROVAL, approvals.ApprovalDetailView.as_view(), name="approval_detail"),
-    path(APPROVAL + "decide/", approvals.ApprovalDecideView.as_view(), name="approval_decide"),
-    path(
-        APPROVAL + "withdraw/", approvals.ApprovalWithdrawView.as_view(), name="approval_withdraw"
-    ),
     path(EVALUATION + "reminders/", views.ReminderListView.as_view(), name="reminder_list"),
     path(EVALUATION + "history/", views.HistoryListView.as_view(), name="history_list"),
 ]

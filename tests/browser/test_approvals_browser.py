@@ -10,8 +10,9 @@ import subprocess
 import pytest
 
 from common import roles
-from evaluations.models import Approval, MemberRole
+from evaluations.models import MemberRole
 from reports.models import ReportRun, RunStatus
+from signoff.models import Approval
 from tests.browser.checks import page_problems
 from tests.conftest import make_user
 from tests.factories import add_candidates, add_member, answer_all, decide, make_evaluation

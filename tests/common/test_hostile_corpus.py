@@ -558,7 +558,7 @@ class World:
         )
         # A decided evaluation with a finished report and approvals in every state: the only
         # kind whose approvals page shows its forms (the owner's own request is pending).
-        from evaluations.models import Approval
+        from signoff.models import Approval
 
         self.sealed = make_everything(owner, people, sealed=True)
         self.sealed_run = self.sealed.report_runs.get()
@@ -890,7 +890,7 @@ def test_every_page_form_refuses_hostile_input(client, world, capsys):
     client.force_login(world.owner)
     forms, post_routes = discover_page_forms(client, world.evaluation)
     sealed, _routes = discover_page_forms(client, world.sealed)  # the approvals page's forms
-    forms += [f for f in sealed if f.route == "evaluations:approvals"]
+    forms += [f for f in sealed if f.route == "signoff:approvals"]
     for form in forms:
         fill(form, world.page_overrides(form))
     covered = {f.route for f in forms}

@@ -18,6 +18,7 @@ SOURCES = [
     "responsibility",
     "poc",
     "reports",
+    "signoff",
     "templates",
 ]
 

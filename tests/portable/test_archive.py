@@ -15,7 +15,6 @@ from catalog.models import Capability, CapabilityClaim, Solution
 from common import roles
 from evaluations import services as ev
 from evaluations.models import (
-    Approval,
     Candidate,
     CandidateStatus,
     Constraint,
@@ -31,6 +30,7 @@ from poc.models import Evidence
 from poc.testbeds import bed_save
 from portable.archive import PARTS, ArchiveRefused, evaluation_export, evaluation_import
 from responsibility.models import Party
+from signoff.models import Approval
 from tests.conftest import make_user
 from tests.factories import (
     SolutionFactory,

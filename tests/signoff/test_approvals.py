@@ -11,14 +11,15 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from common.exceptions import Conflict, Forbidden, StaleEdit
-from evaluations import approvals
 from evaluations import services as ev
 from evaluations.history import history_entries, history_timeline
-from evaluations.models import Approval, ApprovalDecision, MemberRole
+from evaluations.models import MemberRole
 from reports import services as report_services
 from reports.models import RunStatus
 from reports.render import RenderedPdf, report_html
 from reports.snapshot import build_snapshot, snapshot_sha256
+from signoff import selectors, services
+from signoff.models import Approval, ApprovalDecision
 from tests.factories import (
     add_candidates,
     add_member,
@@ -44,21 +45,21 @@ def run(decided, owner):
 
 
 def ask(evaluation, owner, user, role=""):
-    return approvals.approval_request(user=owner, evaluation=evaluation, approver=user, role=role)
+    return services.approval_request(user=owner, evaluation=evaluation, approver=user, role=role)
 
 
 def approve(approval, user, run, **kwargs):
     kwargs.setdefault("decision", "approved")
     kwargs.setdefault("expected_version", approval.version)
-    return approvals.approval_decide(user=user, approval=approval, run_id=run.pk, **kwargs)
+    return services.approval_decide(user=user, approval=approval, run_id=run.pk, **kwargs)
 
 
 def page(evaluation):
-    return reverse("evaluations:approvals", kwargs={"pk": evaluation.pk})
+    return reverse("signoff:approvals", kwargs={"pk": evaluation.pk})
 
 
 def api(name, evaluation, **kwargs):
-    return reverse(f"evaluations-api:{name}", kwargs={"evaluation_pk": evaluation.pk, **kwargs})
+    return reverse(f"signoff-api:{name}", kwargs={"evaluation_pk": evaluation.pk, **kwargs})
 
 
 # --- services --------------------------------------------------------------------------------
@@ -95,17 +96,17 @@ def test_withdrawing_a_pending_request_and_its_refusals(decided, owner, people, 
     viewer, editor = people[MemberRole.VIEWER], people[MemberRole.EDITOR]
     pending = ask(decided, owner, viewer)
     with pytest.raises(Forbidden):
-        approvals.approval_withdraw(user=editor, approval=pending, expected_version=1)
+        services.approval_withdraw(user=editor, approval=pending, expected_version=1)
     with pytest.raises(StaleEdit):
-        approvals.approval_withdraw(user=owner, approval=pending, expected_version=0)
-    gone = approvals.approval_withdraw(user=owner, approval=pending, expected_version=1)
+        services.approval_withdraw(user=owner, approval=pending, expected_version=0)
+    gone = services.approval_withdraw(user=owner, approval=pending, expected_version=1)
     assert not gone.active and gone.void_reason == "Withdrawn by the owner." and gone.version == 2
     with pytest.raises(Conflict, match="already withdrawn"):
-        approvals.approval_withdraw(user=owner, approval=gone, expected_version=2)
+        services.approval_withdraw(user=owner, approval=gone, expected_version=2)
     again = ask(decided, owner, viewer)  # a withdrawn request frees the member for a new one
     approve(again, viewer, run)
     with pytest.raises(Conflict, match="already decided"):
-        approvals.approval_withdraw(user=owner, approval=again, expected_version=2)
+        services.approval_withdraw(user=owner, approval=again, expected_version=2)
 
 
 def test_the_approver_approves_a_finished_decided_report_by_its_hash(decided, owner, people, run):
@@ -149,7 +150,7 @@ def test_deciding_refusals_say_what_to_do(decided, owner, people, run):
     assert changed.history.first().history_change_reason == "Decision changed."
 
     editor_request = ask(decided, owner, editor)
-    approvals.approval_withdraw(user=owner, approval=editor_request, expected_version=1)
+    services.approval_withdraw(user=owner, approval=editor_request, expected_version=1)
     with pytest.raises(Conflict, match="voided"):
         approve(Approval.objects.get(pk=editor_request.pk), editor, run)
 
@@ -164,21 +165,21 @@ def test_only_reports_built_while_decided_in_this_round_are_approvable(evaluatio
     with pytest.raises(ValidationError, match="not decided"):
         approve(request, viewer, draft_run)
     first_round = finished_report(decided, owner)
-    assert approvals.approvable_runs(decided) == [first_round]
+    assert selectors.approvable_runs(decided) == [first_round]
 
     ev.evaluation_transition(user=owner, evaluation=decided, to_status="poc", reason="Costs")
     decided = decide(decided, owner, slurm)
     request = ask(decided, owner, viewer)
     with pytest.raises(ValidationError, match="before the evaluation was last marked decided"):
         approve(request, viewer, first_round)
-    assert approvals.approvable_runs(decided) == []
+    assert selectors.approvable_runs(decided) == []
     second_round = finished_report(decided, owner)
     assert approve(request, viewer, second_round).snapshot_sha256
 
 
 def test_a_report_that_leaves_sections_out_is_not_approvable(decided, owner, people, run):
     partial = finished_report(decided, owner, sections=["summary", "costs"])
-    assert approvals.approvable_runs(decided) == [run]
+    assert selectors.approvable_runs(decided) == [run]
     viewer = people[MemberRole.VIEWER]
     request = ask(decided, owner, viewer)
     with pytest.raises(ValidationError, match="leaves sections out"):
@@ -199,7 +200,7 @@ def test_an_archived_evaluation_is_still_approved_but_takes_no_new_approvers(
         ask(decided, owner, people[MemberRole.REVIEWER])
     waiting.evaluation = decided
     with pytest.raises(Conflict, match="Requests are withdrawn while the evaluation is decided"):
-        approvals.approval_withdraw(user=owner, approval=waiting, expected_version=1)
+        services.approval_withdraw(user=owner, approval=waiting, expected_version=1)
 
 
 def test_reopening_voids_every_active_approval_with_its_reason(decided, owner, people, run):
@@ -215,7 +216,7 @@ def test_reopening_voids_every_active_approval_with_its_reason(decided, owner, p
     decided.refresh_from_db()
     with pytest.raises(Conflict, match="not decided|Decided|decided"):
         approve(Approval.objects.get(pk=pending.pk), editor, run)
-    assert approvals.pending_for(editor) == []
+    assert selectors.pending_for(editor) == []
 
 
 def test_every_step_is_in_the_history(decided, owner, people, run):
@@ -412,12 +413,12 @@ def test_the_home_page_lists_my_waiting_requests_in_one_query(client, owner, peo
     with CaptureQueriesContext(connection) as four:
         body = client.get(home).content.decode()
     assert 'data-testid="approval-requests"' in body
-    assert body.count(reverse("evaluations:approvals", args=[decided.pk])) == 1
+    assert body.count(reverse("signoff:approvals", args=[decided.pk])) == 1
     assert "Other decided 2" in body
     # One query for the list, however many requests.
-    approval_queries = [q for q in four.captured_queries if "evaluations_approval" in q["sql"]]
+    approval_queries = [q for q in four.captured_queries if "signoff_approval" in q["sql"]]
     assert len(approval_queries) == 1
-    assert len([q for q in none.captured_queries if "evaluations_approval" in q["sql"]]) == 1
+    assert len([q for q in none.captured_queries if "signoff_approval" in q["sql"]]) == 1
 
 
 @pytest.mark.parametrize("n_requests", [1, 4])
@@ -438,4 +439,4 @@ def test_home_page_query_budget(
     with django_assert_max_num_queries(43):
         body = client.get(reverse("home")).content.decode()
     assert body.count('href="/evaluations/') >= n_requests
-    assert len(approvals.pending_for(viewer)) == n_requests
+    assert len(selectors.pending_for(viewer)) == n_requests

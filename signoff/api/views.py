@@ -1,7 +1,7 @@
-"""Evaluations API: approvals after the decision. The owner names approvers among the members
+"""Sign-off API: approvals after the decision. The owner names approvers among the members
 while the evaluation is decided and withdraws a request nobody decided yet; an approver
 approves or rejects a finished report of the decided evaluation by its snapshot's SHA-256. The
-rules live in evaluations/approvals.py, as for the page.
+rules live in signoff.services, as for the page.
 
 Versioned like every edit: a request answers with `ETag: "<n>"`; deciding and withdrawing name
 the version they saw as If-Match (stale: 412) or `version` in the body (stale: 409); without
@@ -9,114 +9,29 @@ either they are refused with 428."""
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.response import Response
 
-from common.fields import text_limit
 from common.http import (
     READ_ERRORS,
     VERSIONED_WRITE_ERRORS,
     WRITE_ERRORS,
-    IntegerField,
-    VersionField,
     precondition,
     precondition_errors,
     with_etag,
 )
-from common.people import person_name
+from evaluations.scoped import EvaluationScopedView
 
-from .. import approvals
-from ..models_approvals import Approval, ApprovalDecision
-from ..scoped import EvaluationScopedView
-from .serializers import UsernameField
-
-
-class ApprovalSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    approver = UsernameField()
-    approver_name = serializers.SerializerMethodField()
-    role = serializers.CharField()
-    requested_by = UsernameField()
-    requested_at = serializers.DateTimeField()
-    decision = serializers.ChoiceField(choices=ApprovalDecision.choices)
-    comment = serializers.CharField()
-    decided_at = serializers.DateTimeField(allow_null=True)
-    run = serializers.IntegerField(
-        source="report_run_id", allow_null=True, help_text="The report run decided on."
-    )
-    snapshot_sha256 = serializers.CharField(
-        help_text="The SHA-256 of the decided report's snapshot (empty while pending)."
-    )
-    report_language = serializers.CharField()
-    active = serializers.BooleanField(help_text="False once withdrawn or voided by a reopening.")
-    voided_at = serializers.DateTimeField(allow_null=True)
-    void_reason = serializers.CharField()
-    version = serializers.IntegerField()
-
-    def get_approver_name(self, row) -> str:
-        return person_name(row.approver)
-
-
-class ApprovableRunSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    language = serializers.CharField()
-    snapshot_sha256 = serializers.CharField()
-    created_at = serializers.DateTimeField()
-
-
-class ApprovalsSerializer(serializers.Serializer):
-    can_request = serializers.BooleanField(help_text="You may name approvers now (the owner).")
-    approvable_runs = ApprovableRunSerializer(
-        many=True,
-        help_text="Finished reports of the decided evaluation you may approve (with a request).",
-    )
-    approvals = ApprovalSerializer(many=True, help_text="Active requests first, then voided.")
-
-
-class ApprovalRequestSerializer(serializers.Serializer):
-    approver = serializers.CharField(help_text="The username of a member.")
-    role = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        default="",
-        max_length=text_limit(Approval, "role"),
-        help_text="What they sign for (empty: their role in Shortlist).",
-    )
-
-    def validate_approver(self, value):
-        user = get_user_model().objects.filter(username=value).first()
-        if user is None:
-            raise serializers.ValidationError(
-                _("There is no user named '%(name)s'.") % {"name": value}
-            )
-        return user
-
-
-class ApprovalDecideSerializer(serializers.Serializer):
-    decision = serializers.ChoiceField(
-        choices=[ApprovalDecision.APPROVED, ApprovalDecision.REJECTED]
-    )
-    run = IntegerField(min_value=1, help_text="The id of the finished report run you read.")
-    comment = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        default="",
-        max_length=text_limit(Approval, "comment"),
-        help_text="Required to reject.",
-    )
-    change = serializers.BooleanField(
-        required=False,
-        default=False,
-        help_text="True to change a decision you made: deciding again is refused without it.",
-    )
-    version = VersionField()
-
-
-class ApprovalWithdrawSerializer(serializers.Serializer):
-    version = VersionField()
+from .. import selectors, services
+from ..models import Approval
+from .serializers import (
+    ApprovalDecideSerializer,
+    ApprovalRequestSerializer,
+    ApprovalSerializer,
+    ApprovalsSerializer,
+    ApprovalWithdrawSerializer,
+)
 
 
 class ApprovalListView(EvaluationScopedView):
@@ -129,11 +44,11 @@ class ApprovalListView(EvaluationScopedView):
     )
     def get(self, request, evaluation_pk):
         evaluation = self.get_evaluation()
-        rows = list(approvals.approvals_of(evaluation))
+        rows = list(selectors.approvals_of(evaluation))
         mine = any(a.active and a.approver_id == request.user.pk for a in rows)
         body = {
-            "can_request": request.user.has_perm("evaluations.request_approval", evaluation),
-            "approvable_runs": approvals.approvable_runs(evaluation) if mine else [],
+            "can_request": request.user.has_perm("signoff.request_approval", evaluation),
+            "approvable_runs": selectors.approvable_runs(evaluation) if mine else [],
             "approvals": rows,
         }
         return Response(self.out(ApprovalsSerializer, body))
@@ -147,7 +62,7 @@ class ApprovalListView(EvaluationScopedView):
     def post(self, request, evaluation_pk):
         evaluation = self.get_evaluation()
         values = self.parse(ApprovalRequestSerializer)
-        row = approvals.approval_request(
+        row = services.approval_request(
             user=request.user,
             evaluation=evaluation,
             approver=values["approver"],
@@ -161,7 +76,7 @@ class ApprovalListView(EvaluationScopedView):
 
 class ApprovalBaseView(EvaluationScopedView):
     def approval(self) -> Approval:
-        return approvals.approval_get(self.get_evaluation(), self.kwargs["approval_pk"])
+        return selectors.approval_get(self.get_evaluation(), self.kwargs["approval_pk"])
 
     def current_serializer(self, row: Approval) -> dict:
         return self.out(ApprovalSerializer, row)
@@ -196,7 +111,7 @@ class ApprovalDecideView(ApprovalBaseView):
         values = self.parse(ApprovalDecideSerializer)
         pre = precondition(request, values.get("version"), exists=True)
         with precondition_errors(pre):
-            row = approvals.approval_decide(
+            row = services.approval_decide(
                 user=request.user,
                 approval=row,
                 decision=values["decision"],
@@ -221,7 +136,7 @@ class ApprovalWithdrawView(ApprovalBaseView):
         values = self.parse(ApprovalWithdrawSerializer)
         pre = precondition(request, values.get("version"), exists=True)
         with precondition_errors(pre):
-            row = approvals.approval_withdraw(
+            row = services.approval_withdraw(
                 user=request.user, approval=row, expected_version=pre.version
             )
         return self.respond(row)

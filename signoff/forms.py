@@ -1,4 +1,4 @@
-"""Forms of the approvals page (evaluations/views_approvals.py)."""
+"""Forms of the approvals page (signoff.views)."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -7,7 +7,7 @@ from common.fields import text_limit
 from common.forms import IntegerField, VersionField
 from common.people import person_name
 
-from .models_approvals import Approval, ApprovalDecision
+from .models import Approval, ApprovalDecision
 
 
 class RequestForm(forms.Form):

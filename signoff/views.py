@@ -1,7 +1,8 @@
 """The approvals page, reached from the Decision tab: the owner names approvers among the
 members and withdraws undecided requests; an approver approves or rejects a finished report of
-the decided evaluation, by its snapshot's SHA-256. Members only (404 otherwise); the services in
-evaluations/approvals.py decide."""
+the decided evaluation, by its snapshot's SHA-256. Members only (404 otherwise); signoff.services
+decides. Also the blocks sign-off adds to other pages (evaluations.extensions.Panel): the link
+from the Decision tab and the home page's list of the viewer's waiting requests."""
 
 from __future__ import annotations
 
@@ -10,15 +11,17 @@ from django.utils.translation import gettext_lazy
 from django.views import View
 
 from common.views import ActionRouter, PageAction
+from evaluations.scoped import EvaluationMixin
 
-from . import approvals
-from .forms_approvals import DecideForm, RequestForm, WithdrawForm
-from .scoped import EvaluationMixin
+from . import selectors, services
+from .forms import DecideForm, RequestForm, WithdrawForm
+
+HOME_APPROVALS = 10  # the home page lists this many of my waiting approval requests
 
 
 class ApprovalsPage(EvaluationMixin, PageAction):
     tab = "decision"
-    template_name = "evaluations/approvals.html"
+    template_name = "signoff/approvals.html"
     errors_as_message = True
 
     def members(self) -> list:
@@ -34,11 +37,11 @@ class ApprovalsPage(EvaluationMixin, PageAction):
 
     def context(self, form=None, error=None, **extra):
         e, user = self.evaluation, self.request.user
-        rows = list(approvals.approvals_of(e))
-        can_request = user.has_perm("evaluations.request_approval", e)
+        rows = list(selectors.approvals_of(e))
+        can_request = user.has_perm("signoff.request_approval", e)
         mine = [a for a in rows if a.active and a.approver_id == user.pk]
-        can_decide = bool(mine) and user.has_perm("evaluations.decide_approval", e)
-        runs = approvals.approvable_runs(e) if can_decide else []
+        can_decide = bool(mine) and user.has_perm("signoff.decide_approval", e)
+        runs = selectors.approvable_runs(e) if can_decide else []
         request_form = form if isinstance(form, RequestForm) else None
         if can_request and request_form is None:
             request_form = RequestForm(members=self.members())
@@ -59,10 +62,10 @@ class ApprovalsPage(EvaluationMixin, PageAction):
         }
 
     def success_url(self):
-        return reverse("evaluations:approvals", kwargs={"pk": self.evaluation.pk})
+        return reverse("signoff:approvals", kwargs={"pk": self.evaluation.pk})
 
     def approval(self, form):
-        return approvals.approval_get(self.evaluation, form.cleaned_data["id"])
+        return selectors.approval_get(self.evaluation, form.cleaned_data["id"])
 
 
 class RequestView(ApprovalsPage, View):
@@ -72,7 +75,7 @@ class RequestView(ApprovalsPage, View):
     def perform(self, form):
         chosen = form.cleaned_data["approver"]
         approver = next((u for u in self.members() if u.pk == chosen), None)
-        return approvals.approval_request(
+        return services.approval_request(
             user=self.request.user,
             evaluation=self.evaluation,
             approver=approver,
@@ -85,7 +88,7 @@ class WithdrawView(ApprovalsPage, View):
     success_message = gettext_lazy("Request withdrawn.")
 
     def perform(self, form):
-        return approvals.approval_withdraw(
+        return services.approval_withdraw(
             user=self.request.user,
             approval=self.approval(form),
             expected_version=form.cleaned_data["version"],
@@ -98,7 +101,7 @@ class DecideView(ApprovalsPage, View):
 
     def perform(self, form):
         data = form.cleaned_data
-        return approvals.approval_decide(
+        return services.approval_decide(
             user=self.request.user,
             approval=self.approval(form),
             decision=data["decision"],
@@ -114,3 +117,8 @@ class ApprovalsView(ActionRouter, ApprovalsPage, View):
 
     def get(self, request, pk):
         return self.answer(self.context())
+
+
+def home_requests(user, evaluation=None) -> dict:
+    """The home page's panel: the viewer's requests waiting for their decision (one query)."""
+    return {"approval_requests": selectors.pending_for(user, limit=HOME_APPROVALS)}

@@ -1,6 +1,8 @@
 """Approvals after the decision: the owner names approvers among the members (the tech lead,
 procurement, security, ...); each approves or rejects the sealed report they read, identified
-by its snapshot's SHA-256. Reopening the evaluation voids every approval of that round."""
+by its snapshot's SHA-256. Reopening the evaluation voids every approval of that round.
+
+Moved here from evaluations with their rows (migrations: evaluations 0015 and signoff 0001)."""
 
 from django.conf import settings
 from django.db import models
@@ -9,8 +11,8 @@ from simple_history.models import HistoricalRecords
 
 from common.concurrency import VersionedModel
 from common.fields import BoundedTextField
-
-from .models import Evaluation
+from evaluations.models import Evaluation
+from reports.models import ReportRun
 
 
 class ApprovalDecision(models.TextChoices):
@@ -51,7 +53,7 @@ class Approval(VersionedModel):
     comment = BoundedTextField(_("comment"), blank=True)
     decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
     report_run = models.ForeignKey(
-        "reports.ReportRun",
+        ReportRun,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
@@ -65,6 +67,9 @@ class Approval(VersionedModel):
     history = HistoricalRecords()
 
     history_hidden_fields = ("requested_by", "requested_at", "decided_at", "report_run")
+    # Its rows belong to an evaluation and show on its kept History tab: every write moves the
+    # evaluation's stamp (evaluations.digests), as a write to evaluations' own rows does.
+    evaluation_data = True
 
     class Meta:
         ordering = ["requested_at", "pk"]
