@@ -1,5 +1,6 @@
 """POC: the test-case library, each evaluation's plan (one for all candidates), reviewer
-scores with evidence, consensus, and scenario profiles."""
+scores with evidence, consensus, and scenario profiles. The models of the sub-features
+(declared conflicts, test beds) are in their packages and named here."""
 
 from decimal import Decimal
 
@@ -15,6 +16,11 @@ from common.fields import LONG_TEXT, BoundedTextField
 from common.querysets import SignallingModel
 from common.validators import key_validator
 from evaluations.models import Candidate, Evaluation
+
+# The models of poc's sub-features live in their packages; imported here so that Django
+# registers them under the `poc` app, and so that `poc.models` names every model of the app.
+from .conflicts.models import ConflictDeclaration as ConflictDeclaration
+from .testbeds.models import TestBed as TestBed
 
 weight_field = {
     "max_digits": 7,
@@ -428,9 +434,3 @@ class MeasurementImport(SignallingModel):
 
     def __str__(self) -> str:
         return self.original_name
-
-
-from .models_conflicts import ConflictDeclaration  # noqa: E402,F401  (declared conflicts)
-
-# Test beds (per candidate) live in their own module; imported here so Django registers them.
-from .testbed_models import HistoricalTestBed, TestBed  # noqa: E402, F401

@@ -1,6 +1,8 @@
 from django.urls import path
 
-from . import cells, conflicts, imports, testbeds, views
+from ..conflicts import api as conflicts
+from ..testbeds import api as testbeds
+from . import cells, imports, views
 
 app_name = "poc-api"
 

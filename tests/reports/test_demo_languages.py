@@ -9,9 +9,9 @@ import pytest
 from django.core.management import call_command
 
 from evaluations.models import Evaluation, QuestionAnswer, StatusChange
+from poc.conflicts.models import ConflictDeclaration
 from poc.models import Consensus, Score
-from poc.models_conflicts import ConflictDeclaration
-from poc.testbed_models import TestBed
+from poc.testbeds.models import TestBed
 from reports.demo import data
 from reports.demo.texts import shape, strings, texts
 from reports.management.commands.demo import DEMO_TITLE, DEMO_TITLES

@@ -18,23 +18,15 @@ from datetime import date
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from common.concurrency import bump, lock_or_new
 from common.exceptions import Conflict
 from common.history import save_as
-from evaluations.extensions import Lookups
 from evaluations.locking import evaluation_lock_for
 from evaluations.models import Candidate, CandidateStatus
-from evaluations.reminders import Reminder
 
 from .models import TestBed
-
-# The reminder reads each candidate's test bed in the same query as the candidate.
-LOOKUPS = Lookups(candidate_selects=("test_bed",))
-
 
 # --- the rule --------------------------------------------------------------------------------
 
@@ -58,7 +50,8 @@ class Mismatch:
         return bool(self.accelerators or self.scale)
 
 
-def _norm(text: str) -> str:
+def accelerator_key(text: str) -> str:
+    """What two accelerator names are compared by: without case and spaces."""
     return "".join(text.split()).casefold()
 
 
@@ -66,7 +59,7 @@ def bed_mismatch(beds: list[Bed]) -> Mismatch:
     """Whether the candidates' test beds differ in accelerator or in scale (see the module)."""
     named = [b for b in beds if b.accelerator.strip()]
     accelerators = ()
-    if len({_norm(b.accelerator) for b in named}) > 1:
+    if len({accelerator_key(b.accelerator) for b in named}) > 1:
         accelerators = tuple((b.name, b.accelerator.strip()) for b in named)
     counts = {b.count for b in beds if b.count is not None}
     nodes = {b.nodes for b in beds if b.nodes is not None}
@@ -84,54 +77,6 @@ def bed_of(candidate) -> Bed | None:
     if bed is None:
         return None
     return Bed(candidate.name, bed.accelerator, bed.accelerator_count, bed.nodes)
-
-
-def _names(names) -> str:
-    return pgettext("list separator", ", ").join(names)
-
-
-def _scale_text(count, nodes) -> str:
-    parts = []
-    if count is not None:
-        parts.append(_("%(n)d accelerator(s)") % {"n": count})
-    if nodes is not None:
-        parts.append(_("%(n)d node(s)") % {"n": nodes})
-    return " / ".join(parts)
-
-
-def beds_differ(data):
-    """The shortlisted candidates were tested on different accelerators or at different scale."""
-    beds = [b for b in (bed_of(c) for c in data.shortlisted) if b is not None]
-    mismatch = bed_mismatch(beds)
-    if not mismatch:
-        return
-    lines = []
-    if mismatch.accelerators:
-        on: dict[str, list[str]] = {}  # the first spelling of each accelerator -> candidates
-        spelling: dict[str, str] = {}
-        for name, acc in mismatch.accelerators:
-            on.setdefault(spelling.setdefault(_norm(acc), acc), []).append(name)
-        lines.append(
-            _("Accelerators: %(list)s.")
-            % {"list": "; ".join(f"{acc}: {_names(names)}" for acc, names in on.items())}
-        )
-    if mismatch.scale:
-        lines.append(
-            _("Scale: %(list)s.")
-            % {"list": "; ".join(f"{n}: {_scale_text(c, s)}" for n, c, s in mismatch.scale)}
-        )
-    yield Reminder(
-        key="poc-test-beds-differ",
-        severity="high" if mismatch.accelerators else "medium",
-        title=_("Candidates were tested on different test beds"),
-        why=_(
-            "The POC should run the same tasks under the same constraints for every candidate; "
-            "otherwise the scores compare hardware and scale as much as platforms. %(details)s"
-        )
-        % {"details": " ".join(lines)},
-        fix_url=reverse("poc:testbeds", kwargs={"pk": data.evaluation.pk}),
-        fix_label=_("Review the test beds"),
-    )
 
 
 # --- reads and writes ------------------------------------------------------------------------
@@ -204,6 +149,3 @@ def bed_save(
     row.full_clean(exclude=["candidate"])
     save_as(row, user)
     return row
-
-
-REMINDERS = (beds_differ,)

@@ -19,10 +19,10 @@ from common.http import (
 )
 from evaluations.scoped import CandidateScopedView
 
-from .. import testbeds
-from ..testbed_models import MAX_ACCELERATORS, MAX_NODES, TestBed
+from ..api.views import PocView
 from ..verification import poc_verification
-from .views import PocView
+from . import services
+from .models import MAX_ACCELERATORS, MAX_NODES, TestBed
 
 
 class TestBedSerializer(serializers.Serializer):
@@ -77,9 +77,9 @@ class TestBedListSerializer(serializers.Serializer):
 
 
 def _mismatch(rows) -> dict:
-    m = testbeds.bed_mismatch(
+    m = services.bed_mismatch(
         [
-            testbeds.Bed(c.name, b.accelerator, b.accelerator_count, b.nodes)
+            services.Bed(c.name, b.accelerator, b.accelerator_count, b.nodes)
             for c, b in rows
             if b is not None
         ]
@@ -102,7 +102,7 @@ class TestBedListView(PocView):
         responses={200: TestBedListSerializer, **READ_ERRORS},
     )
     def get(self, request, evaluation_pk):
-        rows = testbeds.beds_of(self.get_evaluation())
+        rows = services.beds_of(self.get_evaluation())
         body = {
             "candidates": [{"candidate": c, "test_bed": b} for c, b in rows],
             "mismatch": _mismatch(rows),
@@ -144,7 +144,7 @@ class TestBedDetailView(CandidateScopedView):
         exists = self._bed(candidate) is not None
         pre = precondition(request, values.pop("version", None), exists=exists)
         with precondition_errors(pre):
-            bed = testbeds.bed_save(
+            bed = services.bed_save(
                 user=request.user, candidate=candidate, expected_version=pre.version, **values
             )
         code = status.HTTP_200_OK if exists else status.HTTP_201_CREATED

@@ -1,7 +1,7 @@
 """POC API: declared conflicts of interest. Members who score declare, per candidate, any
 relationship with its vendor(s) before scoring it; the owner reads every declaration and allows
 scoring despite a declared conflict (with a reason) or revokes that. The rules live in
-poc/conflicts.py, as for the pages; score writes ask them too (poc.services.score_save).
+poc/conflicts/services.py, as for the pages; score writes ask them too (poc.services.score_save).
 
 Versioned like the scores: my declaration and the owner's decision carry `version` and answer
 with `ETag: "<n>"`; a write names the version it edited as If-Match (stale: 412) or `version`
@@ -9,6 +9,7 @@ in the body (stale: 409); updating a saved row without either is refused with 42
 
 from __future__ import annotations
 
+from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -24,9 +25,9 @@ from common.http import (
 )
 from evaluations.api.serializers import UsernameField
 
-from .. import conflicts
-from ..models_conflicts import ConflictDeclaration
-from .views import PocView
+from ..api.views import PocView
+from . import services
+from .models import ConflictDeclaration
 
 
 class DeclarationSerializer(serializers.Serializer):
@@ -106,15 +107,15 @@ class DeclarationsView(PocView):
     )
     def get(self, request, evaluation_pk):
         evaluation = self.get_evaluation()
-        candidates = conflicts.shortlisted(evaluation)
-        pending = conflicts.mark_candidates(candidates, evaluation, request.user)
+        candidates = services.shortlisted(evaluation)
+        pending = services.mark_candidates(candidates, evaluation, request.user)
         can_declare = request.user.has_perm("poc.declare_conflict", evaluation)
         body = {
             "can_declare": can_declare,
             "can_decide": request.user.has_perm("poc.decide_conflict", evaluation),
             "sees_all": request.user.has_perm("poc.see_all_declarations", evaluation),
             "pending": pending if can_declare else [],
-            "declarations": conflicts.declarations(evaluation, request.user),
+            "declarations": services.declarations(evaluation, request.user),
         }
         return Response(self.out(DeclarationsSerializer, body))
 
@@ -124,13 +125,11 @@ class MyDeclarationView(PocView):
 
     def candidate(self):
         evaluation = self.get_evaluation()
-        candidates = conflicts.shortlisted(evaluation)
+        candidates = services.shortlisted(evaluation)
         found = next((c for c in candidates if c.pk == self.kwargs["candidate_pk"]), None)
         if found is None:
-            from django.http import Http404
-
             raise Http404
-        conflicts.mark_candidates([found], evaluation, self.request.user)
+        services.mark_candidates([found], evaluation, self.request.user)
         found.evaluation = evaluation
         return found
 
@@ -160,7 +159,7 @@ class MyDeclarationView(PocView):
         exists = candidate.declaration is not None
         pre = precondition(request, values.get("version"), exists=exists)
         with precondition_errors(pre):
-            row = conflicts.declaration_save(
+            row = services.declaration_save(
                 user=request.user,
                 candidate=candidate,
                 has_conflict=values["has_conflict"],
@@ -173,7 +172,7 @@ class MyDeclarationView(PocView):
 
 class DecisionBaseView(PocView):
     def declaration(self) -> ConflictDeclaration:
-        return conflicts.declaration_get(
+        return services.declaration_get(
             self.get_evaluation(), self.request.user, self.kwargs["declaration_pk"]
         )
 
@@ -210,7 +209,7 @@ class AllowView(DecisionBaseView):
         values = self.parse(AllowanceWriteSerializer)
         pre = precondition(request, values.get("version"), exists=True)
         with precondition_errors(pre):
-            row = conflicts.allowance_grant(
+            row = services.allowance_grant(
                 user=request.user,
                 declaration=declaration,
                 reason=values["reason"],
@@ -232,7 +231,7 @@ class RevokeView(DecisionBaseView):
         values = self.parse(RevokeWriteSerializer)
         pre = precondition(request, values.get("version"), exists=True)
         with precondition_errors(pre):
-            row = conflicts.allowance_revoke(
+            row = services.allowance_revoke(
                 user=request.user, declaration=declaration, expected_version=pre.version
             )
         return self.respond(row)

@@ -1,4 +1,4 @@
-"""Forms of the declared-conflicts page (poc/views_conflicts.py)."""
+"""Forms of the declared-conflicts page (views.py)."""
 
 from dataclasses import dataclass
 
@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from common.fields import text_limit
 from common.forms import IntegerField, VersionField
 
-from .models_conflicts import ConflictDeclaration
+from .models import ConflictDeclaration
 
 
 class DeclarationsForm(forms.Form):
@@ -87,7 +87,7 @@ class DeclarationRow:
 
 def declaration_rows(candidates, form: DeclarationsForm | None = None) -> list[tuple]:
     """(candidate, row) per candidate: what the sent form held when it was refused, else the
-    candidate's saved `declaration` (poc.conflicts.mark_candidates)."""
+    candidate's saved `declaration` (services.mark_candidates)."""
     rows = []
     for c in candidates:
         d = getattr(c, "declaration", None)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -24,7 +25,7 @@ from evaluations.extensions import HistorySource
 from evaluations.locking import evaluation_lock_for
 from evaluations.models import Candidate, CandidateLayer, CandidateStatus, Evaluation, LayerRole
 
-from .models_conflicts import ConflictDeclaration
+from .models import ConflictDeclaration
 
 UNDECLARED = "undeclared"
 CONFLICT = "conflict"
@@ -150,8 +151,6 @@ def declarations(evaluation: Evaluation, user) -> list[ConflictDeclaration]:
 
 def declaration_get(evaluation: Evaluation, user, pk) -> ConflictDeclaration:
     """One declaration the user may read (404 otherwise, whether or not it exists)."""
-    from django.http import Http404
-
     for row in declarations(evaluation, user):
         if str(row.pk) == str(pk):
             return row

@@ -13,9 +13,9 @@ from common.views import PageAction
 from evaluations.scoped import EvaluationMixin
 from evaluations.selectors import candidate_get
 
-from . import testbeds
-from .testbed_forms import TestBedForm
-from .verification import poc_verification
+from ..verification import poc_verification
+from . import services
+from .forms import TestBedForm
 
 
 class TestBedsView(EvaluationMixin, PageAction, View):
@@ -30,20 +30,20 @@ class TestBedsView(EvaluationMixin, PageAction, View):
         e = self.evaluation
         sent = form.data.get("candidate") if form is not None and form.is_bound else None
         rows = []
-        for candidate, bed in testbeds.beds_of(e):
+        for candidate, bed in services.beds_of(e):
             mine = form if sent is not None and str(candidate.pk) == str(sent) else None
             rows.append((candidate, bed, mine or TestBedForm.for_bed(candidate, bed)))
         if sent is not None and error is None and not any(f is form for _c, _b, f in rows):
             # No candidate's form to show the errors next to (its id is not one of them).
             error = form_error_text(form) or _("That candidate is not on the shortlist.")
         beds = [
-            testbeds.Bed(c.name, b.accelerator, b.accelerator_count, b.nodes)
+            services.Bed(c.name, b.accelerator, b.accelerator_count, b.nodes)
             for c, b, _f in rows
             if b is not None
         ]
         return {
             "rows": rows,
-            "mismatch": testbeds.bed_mismatch(beds),
+            "mismatch": services.bed_mismatch(beds),
             "verification": poc_verification(e, self.request.user),
             "can_change_plan": self.request.user.has_perm("poc.change_plan", e),
             "error": error,
@@ -64,7 +64,7 @@ class TestBedsView(EvaluationMixin, PageAction, View):
         data = form.cleaned_data
         candidate = candidate_get(self.evaluation, data["candidate"])
         candidate.evaluation = self.evaluation
-        return testbeds.bed_save(
+        return services.bed_save(
             user=self.request.user,
             candidate=candidate,
             expected_version=data["version"],

@@ -1,6 +1,6 @@
 """The declared-conflicts page under the POC tab: my declaration per candidate, and for the
 owner every member's declaration with the decision to allow scoring despite a conflict (or to
-revoke that). Members only (404 otherwise); the services in poc/conflicts.py decide."""
+revoke that). Members only (404 otherwise); the services (services.py) decide."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ from common.views import ActionRouter, PageAction
 from evaluations.models import MemberRole
 from evaluations.scoped import EvaluationMixin
 
-from . import conflicts
-from .forms_conflicts import (
+from . import services
+from .forms import (
     AllowanceForm,
     DeclarationsForm,
     RevokeForm,
     declaration_rows,
 )
-from .models_conflicts import ConflictDeclaration
+from .models import ConflictDeclaration
 
 SCORING_ROLES = (MemberRole.OWNER, MemberRole.EDITOR, MemberRole.REVIEWER)
 
@@ -49,9 +49,9 @@ class ConflictsPage(EvaluationMixin, PageAction):
 
     def context(self, form=None, error=None, **extra):
         e, user = self.evaluation, self.request.user
-        candidates = conflicts.shortlisted(e)
-        conflicts.mark_candidates(candidates, e, user)
-        rows = conflicts.declarations(e, user)
+        candidates = services.shortlisted(e)
+        services.mark_candidates(candidates, e, user)
+        rows = services.declarations(e, user)
         declare_form = extra.pop("declare_form", None)  # my declarations as sent, if refused
         # The vendors in the reader's language (as declared, for a candidate no longer listed).
         named = {c.pk: c.vendors for c in candidates}
@@ -88,14 +88,14 @@ class DeclareView(ConflictsPage, View):
     success_message = gettext_lazy("Declarations saved.")
 
     def form_kwargs(self):
-        return {"candidates": conflicts.shortlisted(self.evaluation)}
+        return {"candidates": services.shortlisted(self.evaluation)}
 
     def context(self, form=None, error=None, **extra):
         return super().context(form, error, declare_form=form, **extra)
 
     def perform(self, form):
         self.back_to_scorecard = form.cleaned_data["next"] == "scorecard"
-        return conflicts.declarations_save(
+        return services.declarations_save(
             user=self.request.user, evaluation=self.evaluation, rows=form.rows()
         )
 
@@ -110,7 +110,7 @@ class AllowView(ConflictsPage, View):
     success_message = gettext_lazy("Scoring despite the declared conflict is allowed.")
 
     def perform(self, form):
-        return conflicts.allowance_grant(
+        return services.allowance_grant(
             user=self.request.user,
             declaration=self.declaration(form),
             reason=form.cleaned_data["reason"],
@@ -123,7 +123,7 @@ class RevokeView(ConflictsPage, View):
     success_message = gettext_lazy("Allowance revoked: the conflict blocks scoring again.")
 
     def perform(self, form):
-        return conflicts.allowance_revoke(
+        return services.allowance_revoke(
             user=self.request.user,
             declaration=self.declaration(form),
             expected_version=form.cleaned_data["version"],

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from common.fields import text_limit
 from common.forms import DateInput, IntegerField, VersionField
 
-from .testbed_models import MAX_ACCELERATORS, MAX_NODES, TestBed
+from .models import MAX_ACCELERATORS, MAX_NODES, TestBed
 
 
 def _text(name: str, label, *, rows: int = 0, **kwargs) -> forms.CharField:
