@@ -1,6 +1,6 @@
 """POC: the test-case library, each evaluation's plan (one for all candidates), reviewer
 scores with evidence, consensus, and scenario profiles. The models of the sub-features
-(declared conflicts, test beds) are in their packages and named here."""
+(declared conflicts, measurement imports, test beds) are in their packages and named here."""
 
 from decimal import Decimal
 
@@ -20,6 +20,7 @@ from evaluations.models import Candidate, Evaluation
 # The models of poc's sub-features live in their packages; imported here so that Django
 # registers them under the `poc` app, and so that `poc.models` names every model of the app.
 from .conflicts.models import ConflictDeclaration as ConflictDeclaration
+from .imports.models import MeasurementImport as MeasurementImport
 from .testbeds.models import TestBed as TestBed
 
 weight_field = {
@@ -404,33 +405,3 @@ class Consensus(VersionedModel):
 
     def __str__(self) -> str:
         return f"{self.case} · {self.candidate}: {self.score}"
-
-
-class MeasurementImport(SignallingModel):
-    """A file of measured values a reviewer imported as their own draft scores: kept as it was
-    sent (SHA-256), with what each row set; the scores it set carry it as evidence too."""
-
-    evaluation = models.ForeignKey(
-        Evaluation, on_delete=models.CASCADE, related_name="measurement_imports"
-    )
-    reviewer = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
-    file = models.FileField(upload_to="imports/%Y/%m/")
-    original_name = models.CharField(_("file name"), max_length=200)
-    content_type = models.CharField(_("type"), max_length=100)
-    size = models.PositiveIntegerField(_("size"))
-    sha256 = models.CharField(_("SHA-256"), max_length=64)
-    row_count = models.PositiveIntegerField(_("rows"))
-    rows = models.JSONField(_("rows imported"), default=list, blank=True)
-    scores = models.ManyToManyField(Score, blank=True, related_name="imports")
-    imported_at = models.DateTimeField(_("imported"), auto_now_add=True)
-    history = HistoricalRecords()
-
-    class Meta:
-        ordering = ["-imported_at", "-pk"]
-        verbose_name = _("measurement import")
-        verbose_name_plural = _("measurement imports")
-
-    def __str__(self) -> str:
-        return self.original_name

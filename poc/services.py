@@ -482,7 +482,9 @@ def consensus_record(
 # --- evidence --------------------------------------------------------------------------------
 
 
-def _clean_name(name: str) -> str:
+def clean_file_name(name: str) -> str:
+    """The name of an uploaded file as it may be kept (as data, never as a path): refused with
+    a path or control or direction characters in it, cut to 200 characters."""
     if not name or "/" in name or "\\" in name or name.startswith(".") or ".." in name:
         raise ValidationError(
             {"file": _("The file name may not contain a path; rename it and upload again.")}
@@ -549,7 +551,7 @@ def evidence_add(*, user, score: Score, upload) -> Evidence:
     if score.reviewer_id != user.pk:
         raise Forbidden(_("You can attach evidence to your own scores only."))
     require_clear(user, score.candidate)
-    name = _clean_name(upload.name)
+    name = clean_file_name(upload.name)
     if upload.size > settings.EVIDENCE_MAX_BYTES:
         raise ValidationError({"file": too_large_message(upload.size)})
     guessed = mimetypes.guess_type(name)[0] or ""

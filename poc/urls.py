@@ -1,7 +1,8 @@
 from django.urls import path
 
-from . import verification_review, views, views_imports
+from . import verification_review, views
 from .conflicts import views as conflicts
+from .imports import views as imports
 from .testbeds import views as testbeds
 
 app_name = "poc"
@@ -15,7 +16,7 @@ urlpatterns = [
     path("<int:pk>/poc/", views.ScorecardView.as_view(), name="scorecard"),
     path("<int:pk>/poc/plan/", views.PlanView.as_view(), name="plan"),
     path("<int:pk>/poc/verify/", views.PlanVerifyView.as_view(), name="verify_capability"),
-    path("<int:pk>/poc/import/", views_imports.ImportView.as_view(), name="imports"),
+    path("<int:pk>/poc/import/", imports.ImportView.as_view(), name="imports"),
     path(
         "<int:pk>/poc/conflicts/",
         conflicts.ConflictsView.as_view(),

@@ -1,8 +1,9 @@
 from django.urls import path
 
 from ..conflicts import api as conflicts
+from ..imports import api as imports
 from ..testbeds import api as testbeds
-from . import cells, imports, views
+from . import cells, views
 
 app_name = "poc-api"
 

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from evaluations.models import Evaluation
-from poc import imports
+from poc.imports import services as imports
 from reports.management.commands.demo import DEMO_TITLE
 from tests.factories import declare_none
 

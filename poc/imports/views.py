@@ -4,54 +4,19 @@ confirm to apply it as my draft scores. Members only; scorers import as themselv
 from __future__ import annotations
 
 import base64
-import binascii
-import hashlib
 
-from django import forms
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views import View
 
-from common.forms import FileInput
 from common.views import ActionRouter, PageAction
 from evaluations.scoped import EvaluationMixin
 
-from . import import_files, imports, services
-
-
-class ImportUploadForm(forms.Form):
-    file = forms.FileField(
-        label=gettext_lazy("Measurements file (.csv or .json)"), widget=FileInput()
-    )
-
-
-class ImportApplyForm(forms.Form):
-    """The previewed file, carried by the confirm form so that any web worker can apply it; its
-    SHA-256 must be the previewed one."""
-
-    name = forms.CharField(max_length=200)
-    content = forms.CharField(max_length=import_files.MAX_BYTES * 2, strip=False)
-    sha256 = forms.RegexField(regex=r"^[0-9a-f]{64}$")
-    state = forms.RegexField(regex=r"^[0-9a-f]{32}$")
-
-    def clean(self):
-        data = super().clean()
-        if self.errors:
-            return data
-        try:
-            data["bytes"] = base64.b64decode(data["content"].encode("ascii"), validate=True)
-        except (binascii.Error, UnicodeEncodeError):
-            damaged = _("The previewed file was damaged; upload it again.")
-            raise ValidationError({"content": damaged}) from None
-        if hashlib.sha256(data["bytes"]).hexdigest() != data["sha256"]:
-            raise ValidationError(
-                {"sha256": _("This is not the file you previewed; upload it again.")}
-            )
-        return data
+from ..services import upload_refusal
+from . import files, services
+from .forms import ImportApplyForm, ImportUploadForm
 
 
 class ImportPage(EvaluationMixin, PageAction):
@@ -63,8 +28,8 @@ class ImportPage(EvaluationMixin, PageAction):
         extra.setdefault("upload_form", ImportUploadForm())
         return {
             "can_score": user.has_perm("poc.score", e),
-            "imports": imports.my_imports(e, user)[:20],
-            "max_bytes": import_files.MAX_BYTES,
+            "imports": services.my_imports(e, user)[:20],
+            "max_bytes": files.MAX_BYTES,
             "error": error,
             **extra,
         }
@@ -72,7 +37,7 @@ class ImportPage(EvaluationMixin, PageAction):
     def success_url(self):
         return reverse("poc:imports", kwargs={"pk": self.evaluation.pk})
 
-    def show(self, result: imports.ImportResult, content: bytes):
+    def show(self, result: services.ImportResult, content: bytes):
         """The preview: the row errors (400) or the changes with the confirm form (200)."""
         ctx = self.context(result=result)
         if not result.errors:
@@ -96,13 +61,13 @@ class ImportPreviewView(ImportPage, View):
         return super().context(form, error, **extra)
 
     def refuse(self, form, status, error=None, **extra):
-        if refusal := services.upload_refusal(self.request):
+        if refusal := upload_refusal(self.request):
             form.errors["file"] = form.error_class([refusal])
         return super().refuse(form, status, error, **extra)
 
     def perform(self, form):
-        name, content = import_files.read_upload(form.cleaned_data["file"])
-        result = imports.run(
+        name, content = files.read_upload(form.cleaned_data["file"])
+        result = services.run(
             user=self.request.user, evaluation=self.evaluation, name=name, content=content,
             apply=False,
         )  # fmt: skip
@@ -118,7 +83,7 @@ class ImportApplyView(ImportPage, View):
 
     def perform(self, form):
         data = form.cleaned_data
-        result = imports.run(
+        result = services.run(
             user=self.request.user,
             evaluation=self.evaluation,
             name=data["name"],

@@ -1,6 +1,6 @@
 """Reading a measurements file: its name, size and UTF-8 text, then its rows as written (a CSV
 header line or JSON objects), with the errors of the file's structure. What the rows name is
-checked in poc.imports."""
+checked in services.py."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ from django.utils.translation import gettext as _
 
 from common.parsing import InputRefused, json_loads
 
-from . import services
+from ..services import MARKUP, clean_file_name
 
 if TYPE_CHECKING:
     from evaluations.models import Candidate
 
-    from .models import PlanCase
+    from ..models import PlanCase
 
 MAX_BYTES = getattr(settings, "IMPORT_MAX_BYTES", 512 * 1024)
 MAX_ROWS = 5000
@@ -86,7 +86,7 @@ def too_large(size: int) -> str:
 
 def decode(name: str, content: bytes) -> tuple[str, str]:
     """(format, text): the file's kind by its name (.csv or .json) and its UTF-8 text."""
-    name = services._clean_name(name)
+    name = clean_file_name(name)
     suffix = "." + name.rsplit(".", 1)[-1].lower() if "." in name else ""
     if suffix not in TYPES:
         raise file_error(_("Import a .csv or a .json file."))
@@ -98,7 +98,7 @@ def decode(name: str, content: bytes) -> tuple[str, str]:
         raise file_error(_("The file is not UTF-8 text; save it as UTF-8 and try again.")) from None
     if "\x00" in text:
         raise file_error(_("The file contains NUL characters; it is not a text file."))
-    if text.lstrip()[:64].lower().encode().startswith(services.MARKUP):
+    if text.lstrip()[:64].lower().encode().startswith(MARKUP):
         raise file_error(_("The file is markup (HTML, SVG or XML), not measurements."))
     return suffix[1:], text
 

@@ -1,5 +1,5 @@
 """POC API: import my measured values from a CSV or JSON file (dry run or apply), and list my
-imports. The same service as the page (`poc.imports`): the same row errors, all-or-nothing."""
+imports. The same service as the page (services.py): the same row errors, all-or-nothing."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from rest_framework.response import Response
 from common.drf import MultiPartParser
 from common.http import READ_ERRORS, WRITE_ERRORS
 
-from .. import import_files, imports, services
-from .views import PocView
+from ..api.views import PocView
+from ..services import upload_refusal
+from . import files, services
 
 
 class ImportRequestSerializer(serializers.Serializer):
@@ -84,7 +85,7 @@ class ImportRecordSerializer(serializers.Serializer):
     imported_at = serializers.DateTimeField()
 
 
-def result_body(result: imports.ImportResult, dry_run: bool) -> dict:
+def result_body(result: services.ImportResult, dry_run: bool) -> dict:
     return {
         "dry_run": dry_run,
         "applied": result.applied,
@@ -109,7 +110,7 @@ class ImportView(PocView):
         responses={200: ImportRecordSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request, evaluation_pk):
-        rows = imports.my_imports(self.get_evaluation(), request.user)
+        rows = services.my_imports(self.get_evaluation(), request.user)
         return Response(ImportRecordSerializer(rows, many=True).data)
 
     @extend_schema(
@@ -130,15 +131,15 @@ class ImportView(PocView):
     def post(self, request, evaluation_pk):
         evaluation = self.get_evaluation()
         _body = request.data  # parse first: the size limit may have stopped the upload
-        if refusal := services.upload_refusal(request):
+        if refusal := upload_refusal(request):
             raise ValidationError({"file": refusal})
         values = self.parse(ImportRequestSerializer)
-        name, content = import_files.read_upload(values["file"])
+        name, content = files.read_upload(values["file"])
         if "sha256" in values and values["sha256"] != hashlib.sha256(content).hexdigest():
             raise ValidationError(
                 {"sha256": gettext("This is not the file you previewed; upload that file.")}
             )
-        result = imports.run(
+        result = services.run(
             user=request.user,
             evaluation=evaluation,
             name=name,

@@ -1,12 +1,13 @@
 """Importing measured values from a benchmark script's CSV or JSON file.
 
-A file is read (size, name, UTF-8), parsed into rows (CSV header or JSON keys), and each row is
-checked: which candidate and which plan case it names, the number, the unit, the date, a second
-row for the same cell, a cell I already submitted, a row naming another reviewer. The rows that
-pass are then saved through `services.score_save`, one call per row inside one transaction, so
-every rule of a typed score applies too. Any error anywhere and nothing is kept; a preview (dry
-run) always rolls back. Only my own scores are read or written: nothing of other reviewers'
-scores is shown beyond what the scorecard already shows me (blind scoring).
+A file is read (size, name, UTF-8), parsed into rows (CSV header or JSON keys: files.py), and
+each row is checked: which candidate and which plan case it names, the number, the unit, the
+date, a second row for the same cell, a cell I already submitted, a row naming another
+reviewer. The rows that pass are then saved through `poc.services.score_save`, one call per row
+inside one transaction, so every rule of a typed score applies too. Any error anywhere and
+nothing is kept; a preview (dry run) always rolls back. Only my own scores are read or written:
+nothing of other reviewers' scores is shown beyond what the scorecard already shows me (blind
+scoring).
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ from common.numbers import parse_decimal
 from evaluations.locking import evaluation_lock_for
 from evaluations.models import Candidate, Evaluation
 
-from . import services
-from .import_files import (
+from ..models import Evidence, Outcome, PlanCase, Score
+from ..selectors import plan_cases, scorecard
+from ..services import clean_file_name, score_save
+from .files import (
     COLUMNS,
     MAX_TEXT,
     REQUIRED,
@@ -40,8 +43,7 @@ from .import_files import (
     RowError,
     parse,
 )
-from .models import Evidence, MeasurementImport, Outcome, PlanCase, Score
-from .selectors import plan_cases, scorecard
+from .models import MeasurementImport
 
 # Where score_save's field errors show in the file.
 SERVICE_COLUMNS = {"measured_value": "value", "score": "value", "case": "case"}
@@ -320,7 +322,7 @@ def run(
         with transaction.atomic():
             evaluation_lock_for(user, evaluation, "poc.score")
             rows, result.ignored_columns, result.errors = parse(name, content)
-            result.name = services._clean_name(name)
+            result.name = clean_file_name(name)
             result.content_type = TYPES["." + result.name.rsplit(".", 1)[-1].lower()]
             result.rows = len(rows)
             mine = Score.objects.select_for_update().filter(case__evaluation=evaluation)
@@ -355,7 +357,7 @@ def _save_rows(result: ImportResult, rows: list[Row], checker: Checker, card) ->
         cell_key = (row.case.pk, row.candidate.pk)
         mine = checker.mine.get(cell_key)
         try:
-            saved = services.score_save(
+            saved = score_save(
                 user=checker.user,
                 case=row.case,
                 candidate=row.candidate,
