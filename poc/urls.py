@@ -1,9 +1,10 @@
 from django.urls import path
 
-from . import verification_review, views
+from . import views
 from .conflicts import views as conflicts
 from .imports import views as imports
 from .testbeds import views as testbeds
+from .verification import review as verification_review
 
 app_name = "poc"
 

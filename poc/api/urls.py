@@ -3,6 +3,7 @@ from django.urls import path
 from ..conflicts import api as conflicts
 from ..imports import api as imports
 from ..testbeds import api as testbeds
+from ..verification import api as verification
 from . import cells, views
 
 app_name = "poc-api"
@@ -57,5 +58,5 @@ urlpatterns = [
         testbeds.TestBedDetailView.as_view(),
         name="test_bed",
     ),
-    path(POC + "verification/", testbeds.VerificationView.as_view(), name="verification"),
+    path(POC + "verification/", verification.VerificationView.as_view(), name="verification"),
 ]

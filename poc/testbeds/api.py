@@ -1,5 +1,5 @@
-"""POC API: each shortlisted candidate's test bed (versioned), the mismatch between beds, and
-the capabilities the POC verified or contradicted (blind like the scorecard). Members only."""
+"""POC API: each shortlisted candidate's test bed (versioned) and the mismatch between beds.
+Members only. (The capabilities the POC verified or contradicted: poc/verification/api.py.)"""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from catalog.models import SupportLevel
 from common.http import (
     READ_ERRORS,
     VERSIONED_WRITE_ERRORS,
@@ -20,7 +19,6 @@ from common.http import (
 from evaluations.scoped import CandidateScopedView
 
 from ..api.views import PocView
-from ..verification import poc_verification
 from . import services
 from .models import MAX_ACCELERATORS, MAX_NODES, TestBed
 
@@ -149,57 +147,3 @@ class TestBedDetailView(CandidateScopedView):
             )
         code = status.HTTP_200_OK if exists else status.HTTP_201_CREATED
         return with_etag(Response(self.out(TestBedOutSerializer, bed), status=code), bed.version)
-
-
-# --- verification ----------------------------------------------------------------------------
-
-
-class FindingSerializer(serializers.Serializer):
-    capability = serializers.CharField(source="capability.slug")
-    capability_name = serializers.CharField(source="capability.name")
-    status = serializers.ChoiceField(
-        source="finding.status",
-        choices=["verified", "contradicted"],
-        help_text="verified: a verifying case met its acceptance criteria (agreed score 3 or "
-        "more); contradicted: one did not.",
-    )
-    passed_cases = serializers.SerializerMethodField()
-    failed_cases = serializers.SerializerMethodField()
-    catalog_level = serializers.SerializerMethodField()
-
-    def get_passed_cases(self, f) -> list[int]:
-        return [c.pk for c in f.passed_cases]
-
-    def get_failed_cases(self, f) -> list[int]:
-        return [c.pk for c in f.failed_cases]
-
-    def get_catalog_level(self, f) -> str:
-        return f.claim.level if f.claim else SupportLevel.UNKNOWN
-
-
-class CandidateFindingsSerializer(serializers.Serializer):
-    candidate = serializers.IntegerField(source="candidate.pk")
-    name = serializers.CharField(source="candidate.name")
-    version_tested = serializers.CharField(source="version")
-    findings = FindingSerializer(many=True)
-
-
-class VerificationSerializer(serializers.Serializer):
-    candidates = CandidateFindingsSerializer(many=True)
-    hidden = serializers.IntegerField(
-        help_text="Verifying cells left out until you submit your own score (blind scoring)."
-    )
-
-
-class VerificationView(PocView):
-    serializer_class = VerificationSerializer
-
-    @extend_schema(
-        summary="Capabilities this POC verified or contradicted, per candidate",
-        description="Read from the agreed scores you may see (blind scoring holds). The catalog "
-        "is not changed; administrators review the findings.",
-        responses={200: VerificationSerializer, **READ_ERRORS},
-    )
-    def get(self, request, evaluation_pk):
-        verification = poc_verification(self.get_evaluation(), request.user)
-        return Response(self.out(VerificationSerializer, verification))

@@ -17,8 +17,8 @@ from django.views import View
 from evaluations.models import Evaluation
 from evaluations.selectors import evaluations_for_user
 
-from .models import PlanCase
-from .verification import CandidateFindings, CapabilityFinding, poc_verification
+from ..models import PlanCase
+from .findings import CandidateFindings, CapabilityFinding, poc_verification
 
 
 @dataclass

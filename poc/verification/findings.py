@@ -17,7 +17,7 @@ a cell hidden from the viewer (others scored it, they have not yet) counts as un
 and `hidden` says how many verifying cells were left out for that reason.
 
 The global catalog is never changed from here: staff review the findings across evaluations
-(`verification_review.findings_page`, the staff page) and update claims themselves.
+(`review.findings_page`, the staff page) and update claims themselves.
 """
 
 from __future__ import annotations
@@ -30,8 +30,9 @@ from django.db.models import Prefetch, prefetch_related_objects
 from catalog.models import Capability, CapabilityClaim
 from evaluations.stacks import combine
 
-from .models import PlanCase, Score, TestBed
-from .selectors import Scorecard, scorecard
+from ..models import PlanCase, Score
+from ..selectors import Scorecard, scorecard
+from ..testbeds.models import TestBed
 
 MEETS = Decimal("3")  # rubric 3: meets the acceptance criteria
 
