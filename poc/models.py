@@ -5,6 +5,7 @@ scores with evidence, consensus, and scenario profiles. The models of the sub-fe
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -16,6 +17,8 @@ from common.fields import LONG_TEXT, BoundedTextField
 from common.querysets import SignallingModel
 from common.validators import key_validator
 from evaluations.models import Candidate, Evaluation
+
+from . import scoring
 
 # The models of poc's sub-features live in their packages; imported here so that Django
 # registers them under the `poc` app, and so that `poc.models` names every model of the app.
@@ -108,10 +111,6 @@ def metric_bands_errors(case) -> None:
     """Raise a field-keyed ValidationError when the values for 4 and 5 do not fit the metric:
     they need a direction and a threshold, lie beyond the threshold in the metric's direction,
     and the value for 5 beyond the value for 4 (poc.scoring.measured_bands)."""
-    from django.core.exceptions import ValidationError
-
-    from . import scoring
-
     good, excellent = case.metric_good, case.metric_excellent
     if good is None and excellent is None:
         return
