@@ -13,7 +13,7 @@ class PocConfig(AppConfig):
         from . import reminders
         from .conflicts import history_source
         from .gate import decided_gate, gate_link
-        from .services import poc_load_seed
+        from .services.seed import poc_load_seed
         from .testbeds import reminders as bed_reminders
         from .verification import shortlist_facts
 

@@ -16,7 +16,7 @@ from common.drf import MultiPartParser
 from common.http import READ_ERRORS, WRITE_ERRORS
 
 from ..api.views import PocView
-from ..services import upload_refusal
+from ..services.evidence import upload_refusal
 from . import files, services
 
 

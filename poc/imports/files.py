@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from common.parsing import InputRefused, json_loads
 
-from ..services import MARKUP, clean_file_name
+from ..services.evidence import MARKUP, clean_file_name
 
 if TYPE_CHECKING:
     from evaluations.models import Candidate

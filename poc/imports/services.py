@@ -33,7 +33,8 @@ from evaluations.models import Candidate, Evaluation
 
 from ..models import Evidence, Outcome, PlanCase, Score
 from ..selectors import plan_cases, scorecard
-from ..services import clean_file_name, score_save
+from ..services.evidence import clean_file_name
+from ..services.scores import score_save
 from .files import (
     COLUMNS,
     MAX_TEXT,

@@ -14,7 +14,7 @@ from django.views import View
 from common.views import ActionRouter, PageAction
 from evaluations.scoped import EvaluationMixin
 
-from ..services import upload_refusal
+from ..services.evidence import upload_refusal
 from . import files, services
 from .forms import ImportApplyForm, ImportUploadForm
 
