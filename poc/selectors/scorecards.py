@@ -1,4 +1,6 @@
-"""Reads for POC plans and scorecards, in a fixed number of queries.
+"""The blind scorecard: the grid of plan cases × shortlisted candidates as one member may see
+it, with its totals and counts, in a fixed number of queries; and the reads that follow the same
+blindness (my drafts, the cells hidden from me, the evidence I may download).
 
 Blind scoring: a reviewer or editor sees other people's scores for a cell only after
 submitting their own for that cell; the owner (who arbitrates) and viewers see all submitted
@@ -8,31 +10,18 @@ are never shown to anyone but their author.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import cache
 from typing import NamedTuple
 
-from django.db.models import (
-    BooleanField,
-    Count,
-    Exists,
-    ExpressionWrapper,
-    OuterRef,
-    Prefetch,
-    Q,
-)
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q
 from django.http import Http404
-from django.utils.translation import gettext as _
 
-from catalog.models import Scenario, SolutionType
-from common.templatetags.lists import listing
 from evaluations.models import Candidate, CandidateStatus, Evaluation
-from evaluations.types import group_by_type
 
-from . import conflicts, scoring
-from .models import Consensus, Evidence, PlanCase, PlanGroup, ScenarioProfile, Score
+from .. import conflicts, scoring
+from ..models import Consensus, Evidence, PlanCase, PlanGroup, Score
+from .plans import plan_groups
 
 
 @dataclass
@@ -148,125 +137,6 @@ class Scorecard:
 
     def group_totals(self, candidate: Candidate) -> dict[str, scoring.GroupTotal]:
         return scoring.group_totals(self.plan, self.cell_values, str(candidate.pk))
-
-
-def plan_cases(evaluation: Evaluation):
-    return (
-        evaluation.poc_cases.select_related("group", "source_case")
-        .annotate(n_scores=Count("scores"))
-        .order_by("group__order", "order", "pk")
-    )
-
-
-# Where a plan starts when the evaluation's scenarios do not agree on one profile.
-BALANCED_PROFILE = "balanced"
-
-
-@dataclass(frozen=True)
-class ProfileChoice:
-    """The scenario profile an evaluation's POC plan starts from, and why.
-
-    The rule (scenario first, SPEC §1.1): each primary scenario leads to the first profile, in
-    profile order, that serves it (`ScenarioProfile.scenarios`). When every scenario leads to
-    the same profile, that profile is the choice. When they lead to different profiles, or one
-    leads to none, the plan starts from the balanced profile rather than favouring one scenario;
-    without a balanced profile, from each group's default weight (`profile` is None)."""
-
-    profile: ScenarioProfile | None
-    matches: tuple[tuple[Scenario, ScenarioProfile | None], ...]
-
-    @property
-    def scenario_led(self) -> bool:
-        """True when the evaluation's scenarios agree on this profile."""
-        led = {p.pk if p else None for _s, p in self.matches}
-        return bool(self.matches) and None not in led and len(led) == 1
-
-    @property
-    def reason(self) -> str:
-        """Why this profile, in one or two sentences of the active language."""
-        scenarios = [s for s, _p in self.matches]
-        names = {
-            "scenarios": listing(scenarios),
-            "profile": self.profile.name if self.profile else "",
-        }
-        if self.scenario_led:
-            if len(scenarios) == 1:
-                return (
-                    _(
-                        "The evaluation's scenario, %(scenarios)s, is served by the %(profile)s "
-                        "profile."
-                    )
-                    % names
-                )
-            return (
-                _(
-                    "All the evaluation's scenarios (%(scenarios)s) are served by the "
-                    "%(profile)s profile."
-                )
-                % names
-            )
-        unserved = [s for s, p in self.matches if p is None]
-        if not scenarios:
-            why = _("The evaluation names no scenario.")
-        elif unserved:
-            why = _("No profile serves %(unserved)s.") % {"unserved": listing(unserved)}
-        else:
-            led = {p.pk: p.name for _s, p in self.matches}
-            why = _(
-                "The evaluation's scenarios (%(scenarios)s) lead to different profiles (%(led)s)."
-            ) % {**names, "led": listing(led.values())}
-        if self.profile is not None:
-            then = _("The plan starts from the neutral %(profile)s profile instead.") % names
-        else:
-            then = _("Each group starts from its default weight instead.")
-        # Two sentences: English puts a space between them, Chinese does not.
-        return _("%(why)s %(then)s") % {"why": why, "then": then}
-
-
-def profile_choice(scenarios, profiles) -> ProfileChoice:
-    """The default profile for `scenarios` among `profiles` (each with `scenarios` prefetched),
-    by the rule of ProfileChoice."""
-    profiles = sorted(profiles, key=lambda p: (p.order, p.pk))
-    matches = tuple(
-        (
-            scenario,
-            next((p for p in profiles if scenario.pk in {s.pk for s in p.scenarios.all()}), None),
-        )
-        for scenario in sorted(scenarios, key=lambda s: (s.order, s.pk))
-    )
-    agreed = ProfileChoice(matches[0][1] if matches else None, matches)
-    if agreed.scenario_led:
-        return agreed
-    balanced = next((p for p in profiles if p.key == BALANCED_PROFILE), None)
-    return ProfileChoice(balanced, matches)
-
-
-def profiles_with_scenarios() -> list[ScenarioProfile]:
-    return list(ScenarioProfile.objects.prefetch_related("scenarios", "weights"))
-
-
-def plan_default_profile(evaluation: Evaluation, profiles=None) -> ProfileChoice:
-    """The profile this evaluation's POC plan starts from (see ProfileChoice for the rule)."""
-    if profiles is None:
-        profiles = profiles_with_scenarios()
-    return profile_choice(evaluation.scenarios.all(), profiles)
-
-
-def profile_in_use(groups: list[PlanGroup], profiles) -> ScenarioProfile | None:
-    """The profile whose weights the plan's groups have now, if any (weights read from
-    `profile.weights.all()`, prefetched)."""
-    plan = {g.group_id: g.weight for g in groups}
-    if not plan:
-        return None
-    for profile in profiles:
-        weights = {w.group_id: w.weight for w in profile.weights.all()}
-        if all(weights.get(group_id) == weight for group_id, weight in plan.items()):
-            return profile
-    return None
-
-
-def plan_groups(evaluation: Evaluation) -> list[PlanGroup]:
-    return list(evaluation.poc_groups.select_related("group").order_by("group__order"))
 
 
 class _Mark(NamedTuple):
@@ -536,150 +406,3 @@ def evidence_for_download(evaluation: Evaluation, user, evidence_id) -> Evidence
     if cell is None or score.pk not in {other.pk for other in cell.visible}:
         raise Http404  # a draft, a score hidden by blind scoring, or a cell no longer shown
     return evidence
-
-
-@dataclass
-class TypeResults:
-    """The candidates of one solution type, ranked among themselves only.
-
-    `ranked` is best first under the plan's weights (rank None: no score yet); `by_profile` is
-    `Results.by_profile` with the leaders within this type; `sensitivity` and `wins` are the
-    robustness of the leader within this type, both None when `sufficiency` says the scores
-    are too thin to name a leader. `outside`: a type decision exists and this is another
-    type."""
-
-    solution_type: SolutionType
-    outside: bool
-    ranked: list[tuple[Candidate, int | None]]
-    leaders: tuple[str, ...]
-    by_profile: list[tuple[ScenarioProfile, dict[int, scoring.Overall], tuple[str, ...]]]
-    sensitivity: scoring.Sensitivity | None
-    wins: dict[str, Decimal] | None
-    sufficiency: scoring.Sufficiency | None = None
-
-    @property
-    def candidates(self) -> list[Candidate]:
-        return [c for c, _rank in self.ranked]
-
-
-@dataclass
-class Results:
-    card: Scorecard
-    overall: dict[int, scoring.Overall]
-    by_profile: list[tuple[ScenarioProfile, dict[int, scoring.Overall], tuple[str, ...]]]
-    sensitivity: scoring.Sensitivity | None  # None: too thin (see `sufficiency`)
-    wins: dict[str, Decimal] | None
-    agreement_by_group: dict[str, float | None]
-    agreement: float | None
-    # Scenario fit within the type context: what pages, API and report show, so that
-    # candidates of different types are never ranked against each other.
-    by_type: list[TypeResults] = field(default_factory=list)
-    sufficiency: scoring.Sufficiency | None = None
-
-    @property
-    def several_types(self) -> bool:
-        return len(self.by_type) > 1
-
-
-def results_by_type(
-    card: Scorecard,
-    overall: dict[int, scoring.Overall],
-    by_profile: list,
-    main_type_id: int | None,
-    *,
-    sensitivity: scoring.Sensitivity | None = None,
-    wins: dict[str, Decimal] | None = None,
-    trials: Callable[[], scoring.WeightTrials] | None = None,
-) -> list[TypeResults]:
-    """Group the candidates by solution type (evaluations.types.group_by_type: the chosen type
-    first, the others marked outside it) and rank, lead and test robustness within each group.
-
-    `sensitivity` and `wins` computed over every candidate are reused when there is only one
-    type (they are then the same figures); `trials` gives the random re-weightings of every
-    candidate, run once, from which each type's win shares are read."""
-    if trials is None:
-        keys = [str(c.pk) for c in card.candidates]
-        trials = cache(lambda: scoring.weight_trials(card.plan, card.cell_values, keys))
-    groups = group_by_type(card.candidates, lambda c: c.solution.solution_type, main_type_id)
-    out = []
-    for group in groups:
-        keys = [str(c.pk) for c in group.items]
-        by_key = {str(c.pk): c for c in group.items}
-        in_type = {key: overall[int(key)] for key in keys}
-        single = len(groups) == 1
-        enough = scoring.sufficiency(card.plan, card.cell_values, keys)
-        out.append(
-            TypeResults(
-                solution_type=group.solution_type,
-                outside=group.outside,
-                ranked=[(by_key[key], rank) for key, rank in scoring.ranks(in_type)],
-                leaders=scoring.leader(in_type),
-                by_profile=[
-                    (profile, fit, scoring.leader({key: fit[int(key)] for key in keys}))
-                    for profile, fit, _leaders in by_profile
-                ],
-                sensitivity=None
-                if not enough.enough
-                else sensitivity
-                if single and sensitivity is not None
-                else scoring.weight_sensitivity(card.plan, card.cell_values, keys),
-                wins=None
-                if not enough.enough
-                else wins
-                if single and wins is not None
-                else trials().wins(keys),
-                sufficiency=enough,
-            )
-        )
-    return out
-
-
-def results(
-    evaluation: Evaluation, user, *, see_all: bool | None = None, rows: bool = True
-) -> Results:
-    """Scenario fit, robustness and agreement, from the scores the user may see in full.
-
-    Totals count only submitted scores and consensus. Scoring stays blind here too: for a
-    reviewer, cells scored by others but not yet by them count as missing (see `scorecard`).
-    `rows=False` leaves the scorecard's rows out (`results.card` then has totals only)."""
-    card = scorecard(evaluation, user, see_all=see_all, rows=rows)
-    keys = [str(c.pk) for c in card.candidates]
-    overall = {c.pk: card.overall(c) for c in card.candidates}
-    profiles = list(ScenarioProfile.objects.prefetch_related(Prefetch("weights")).select_related())
-    group_key_by_id = {g.plan_group.group_id: g.plan_group.group.key for g in card.groups}
-    by_profile = []
-    for profile in profiles:
-        weights = {
-            group_key_by_id[w.group_id]: w.weight
-            for w in profile.weights.all()
-            if w.group_id in group_key_by_id
-        }
-        fit = {c.pk: card.overall(c, weights) for c in card.candidates}
-        by_profile.append((profile, fit, scoring.leader({str(k): v for k, v in fit.items()})))
-    # Robustness and win shares name a leader only on enough data (scoring.sufficiency).
-    enough = scoring.sufficiency(card.plan, card.cell_values, keys)
-    # The re-weightings run once, for every candidate; each type reads its shares from them.
-    trials = cache(lambda: scoring.weight_trials(card.plan, card.cell_values, keys))
-    sensitivity = wins = None
-    if enough.enough:
-        sensitivity = scoring.weight_sensitivity(card.plan, card.cell_values, keys)
-        wins = trials().wins(keys)
-    return Results(
-        card=card,
-        overall=overall,
-        by_profile=by_profile,
-        sensitivity=sensitivity,
-        wins=wins,
-        agreement_by_group=scoring.agreement_by_group(card.plan, card.reviewer_scores),
-        agreement=scoring.agreement_overall(card.plan, card.reviewer_scores),
-        by_type=results_by_type(
-            card,
-            overall,
-            by_profile,
-            evaluation.main_type_id,
-            sensitivity=sensitivity,
-            wins=wins,
-            trials=trials,
-        ),
-        sufficiency=enough,
-    )
