@@ -41,7 +41,7 @@ from ..selectors import (
 from ..services.evidence import EVIDENCE_TYPES
 from ..views import evidence_response
 from . import serializers as s
-from .views import PocView, candidate_totals, plan_case_for
+from .base import PocView, candidate_totals, plan_case_for
 
 # --- scorecard -------------------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from common.http import (
 )
 from evaluations.api.serializers import UsernameField
 
-from ..api.views import PocView
+from ..api.base import PocView
 from . import services
 from .models import ConflictDeclaration
 

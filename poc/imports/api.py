@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from common.drf import MultiPartParser
 from common.http import READ_ERRORS, WRITE_ERRORS
 
-from ..api.views import PocView
+from ..api.base import PocView
 from ..services.evidence import upload_refusal
 from . import files, services
 

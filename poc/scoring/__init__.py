@@ -32,11 +32,7 @@ fit, leader, ranks), ``sensitivity`` and ``wins`` (decision robustness), ``compl
 also named here, as ``poc.scoring.<name>``.
 """
 
-from .agreement import (
-    agreement_by_group,
-    agreement_overall,
-    krippendorff_alpha_interval,
-)
+from .agreement import agreement_by_group, agreement_overall, krippendorff_alpha_interval
 from .base import (
     CHANGE_QUANTUM,
     ONE,
@@ -53,15 +49,8 @@ from .base import (
     Overall,
     Plan,
 )
-from .cells import (
-    cell_value,
-    disagreement,
-)
-from .completeness import (
-    MIN_COMPLETENESS,
-    Sufficiency,
-    sufficiency,
-)
+from .cells import cell_value, disagreement
+from .completeness import MIN_COMPLETENESS, Sufficiency, sufficiency
 from .rubric import (
     DIRECTIONS,
     EXCELLENT_MARGIN,
@@ -75,24 +64,9 @@ from .rubric import (
     measured_to_score,
     rubric_problem,
 )
-from .sensitivity import (
-    Sensitivity,
-    WeightFlip,
-    weight_sensitivity,
-)
-from .totals import (
-    group_totals,
-    leader,
-    overall,
-    ranks,
-    scenario_fit,
-)
-from .wins import (
-    FLOAT_MARGIN,
-    WeightTrials,
-    monte_carlo_wins,
-    weight_trials,
-)
+from .sensitivity import Sensitivity, WeightFlip, weight_sensitivity
+from .totals import group_totals, leader, overall, ranks, scenario_fit
+from .wins import FLOAT_MARGIN, WeightTrials, monte_carlo_wins, weight_trials
 
 __all__ = [
     "Bands",

@@ -18,7 +18,7 @@ from common.http import (
 )
 from evaluations.scoped import CandidateScopedView
 
-from ..api.views import PocView
+from ..api.base import PocView
 from . import services
 from .models import MAX_ACCELERATORS, MAX_NODES, TestBed
 

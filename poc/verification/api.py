@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from catalog.models import SupportLevel
 from common.http import READ_ERRORS
 
-from ..api.views import PocView
+from ..api.base import PocView
 from .findings import poc_verification
 
 
