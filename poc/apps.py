@@ -10,10 +10,11 @@ class PocConfig(AppConfig):
         from common.seeding import register
         from evaluations.extensions import Contribution, PageLink, Tab, combined, contribute
 
-        from . import reminders, testbeds
+        from . import reminders
         from .conflicts import history_source
         from .gate import decided_gate, gate_link
-        from .services import poc_load_seed
+        from .services.seed import poc_load_seed
+        from .testbeds import reminders as bed_reminders
         from .verification import shortlist_facts
 
         register("poc", poc_load_seed)
@@ -22,8 +23,8 @@ class PocConfig(AppConfig):
                 "poc",
                 tabs=(Tab("poc", _("POC"), "poc:scorecard"),),
                 candidate_facts=(("poc/partials/candidate_verification.html", shortlist_facts),),
-                reminders=(*reminders.REMINDERS, *testbeds.REMINDERS),
-                lookups=combined(reminders.LOOKUPS, testbeds.LOOKUPS),
+                reminders=(*reminders.REMINDERS, *bed_reminders.REMINDERS),
+                lookups=combined(reminders.LOOKUPS, bed_reminders.LOOKUPS),
                 history_sources=(history_source(),),
                 decided_gate=decided_gate,
                 gate_links={"poc": gate_link},

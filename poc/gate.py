@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from common.people import person_name
-from evaluations.models import Decision
+from evaluations.models import Decision, Status
 from evaluations.services import GateRefused
 
 from .selectors import Cell, scorecard
@@ -109,8 +109,6 @@ def decided_despite(evaluation) -> dict | None:
     """For the report: the reason recorded when the evaluation was last marked decided, with the
     POC cells of the chosen candidates that were open (a decided evaluation is sealed, so they
     are still the same); None when it is not decided or no reason was given."""
-    from evaluations.models import Decision, Status
-
     if evaluation.status not in (Status.DECIDED, Status.ARCHIVED):
         return None
     change = (

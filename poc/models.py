@@ -1,9 +1,11 @@
 """POC: the test-case library, each evaluation's plan (one for all candidates), reviewer
-scores with evidence, consensus, and scenario profiles."""
+scores with evidence, consensus, and scenario profiles. The models of the sub-features
+(declared conflicts, measurement imports, test beds) are in their packages and named here."""
 
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -15,6 +17,14 @@ from common.fields import LONG_TEXT, BoundedTextField
 from common.querysets import SignallingModel
 from common.validators import key_validator
 from evaluations.models import Candidate, Evaluation
+
+from . import scoring
+
+# The models of poc's sub-features live in their packages; imported here so that Django
+# registers them under the `poc` app, and so that `poc.models` names every model of the app.
+from .conflicts.models import ConflictDeclaration as ConflictDeclaration
+from .imports.models import MeasurementImport as MeasurementImport
+from .testbeds.models import TestBed as TestBed
 
 weight_field = {
     "max_digits": 7,
@@ -101,10 +111,6 @@ def metric_bands_errors(case) -> None:
     """Raise a field-keyed ValidationError when the values for 4 and 5 do not fit the metric:
     they need a direction and a threshold, lie beyond the threshold in the metric's direction,
     and the value for 5 beyond the value for 4 (poc.scoring.measured_bands)."""
-    from django.core.exceptions import ValidationError
-
-    from . import scoring
-
     good, excellent = case.metric_good, case.metric_excellent
     if good is None and excellent is None:
         return
@@ -398,39 +404,3 @@ class Consensus(VersionedModel):
 
     def __str__(self) -> str:
         return f"{self.case} · {self.candidate}: {self.score}"
-
-
-class MeasurementImport(SignallingModel):
-    """A file of measured values a reviewer imported as their own draft scores: kept as it was
-    sent (SHA-256), with what each row set; the scores it set carry it as evidence too."""
-
-    evaluation = models.ForeignKey(
-        Evaluation, on_delete=models.CASCADE, related_name="measurement_imports"
-    )
-    reviewer = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
-    file = models.FileField(upload_to="imports/%Y/%m/")
-    original_name = models.CharField(_("file name"), max_length=200)
-    content_type = models.CharField(_("type"), max_length=100)
-    size = models.PositiveIntegerField(_("size"))
-    sha256 = models.CharField(_("SHA-256"), max_length=64)
-    row_count = models.PositiveIntegerField(_("rows"))
-    rows = models.JSONField(_("rows imported"), default=list, blank=True)
-    scores = models.ManyToManyField(Score, blank=True, related_name="imports")
-    imported_at = models.DateTimeField(_("imported"), auto_now_add=True)
-    history = HistoricalRecords()
-
-    class Meta:
-        ordering = ["-imported_at", "-pk"]
-        verbose_name = _("measurement import")
-        verbose_name_plural = _("measurement imports")
-
-    def __str__(self) -> str:
-        return self.original_name
-
-
-from .models_conflicts import ConflictDeclaration  # noqa: E402,F401  (declared conflicts)
-
-# Test beds (per candidate) live in their own module; imported here so Django registers them.
-from .testbed_models import HistoricalTestBed, TestBed  # noqa: E402, F401

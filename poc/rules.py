@@ -27,7 +27,7 @@ def sees_all_scores(user, evaluation) -> bool:
 rules.add_perm("poc.change_plan", is_editor & is_open)
 rules.add_perm("poc.score", can_score & is_open)
 rules.add_perm("poc.record_consensus", is_owner & is_open)
-# Declared conflicts of interest (poc/conflicts.py): whoever scores declares; the owner decides.
+# Declared conflicts of interest (poc/conflicts/): whoever scores declares; the owner decides.
 rules.add_perm("poc.declare_conflict", can_score & is_open)
 rules.add_perm("poc.decide_conflict", is_owner & is_open)
 # Once the evaluation is sealed (decided or archived) nobody can score any more, so blindness

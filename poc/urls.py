@@ -1,6 +1,10 @@
 from django.urls import path
 
-from . import testbed_views, verification_review, views, views_conflicts, views_imports
+from . import views
+from .conflicts import views as conflicts
+from .imports import views as imports
+from .testbeds import views as testbeds
+from .verification import review as verification_review
 
 app_name = "poc"
 
@@ -13,13 +17,13 @@ urlpatterns = [
     path("<int:pk>/poc/", views.ScorecardView.as_view(), name="scorecard"),
     path("<int:pk>/poc/plan/", views.PlanView.as_view(), name="plan"),
     path("<int:pk>/poc/verify/", views.PlanVerifyView.as_view(), name="verify_capability"),
-    path("<int:pk>/poc/import/", views_imports.ImportView.as_view(), name="imports"),
+    path("<int:pk>/poc/import/", imports.ImportView.as_view(), name="imports"),
     path(
         "<int:pk>/poc/conflicts/",
-        views_conflicts.ConflictsView.as_view(),
+        conflicts.ConflictsView.as_view(),
         name="conflicts",
     ),
-    path("<int:pk>/poc/testbeds/", testbed_views.TestBedsView.as_view(), name="testbeds"),
+    path("<int:pk>/poc/testbeds/", testbeds.TestBedsView.as_view(), name="testbeds"),
     path("<int:pk>/poc/results/", views.ResultsView.as_view(), name="results"),
     path("<int:pk>/poc/scorecard.xlsx", views.ExportView.as_view(), name="export"),
     path("<int:pk>/poc/cells/<int:case_id>/<int:cid>/", views.CellView.as_view(), name="cell"),

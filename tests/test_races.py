@@ -55,9 +55,9 @@ from evaluations.models import (
     QuestionAnswer,
 )
 from poc import forms as poc_forms
-from poc import forms_conflicts as coi_forms
-from poc import testbed_forms as poc_testbed_forms
+from poc.conflicts import forms as coi_forms
 from poc.models import ConflictDeclaration, Consensus, PlanCase, PlanGroup, Score, TestBed
+from poc.testbeds import forms as poc_testbed_forms
 from responsibility import forms as resp_forms
 from responsibility.models import Area, AreaRow, Cell, CostInput, CostSettings, Party
 from signoff import forms as signoff_forms

@@ -38,10 +38,10 @@ from ..selectors import (
     evidence_for_download,
     scorecard,
 )
-from ..services import EVIDENCE_TYPES
+from ..services.evidence import EVIDENCE_TYPES
 from ..views import evidence_response
 from . import serializers as s
-from .views import PocView, candidate_totals, plan_case_for
+from .base import PocView, candidate_totals, plan_case_for
 
 # --- scorecard -------------------------------------------------------------------------------
 

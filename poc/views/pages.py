@@ -22,6 +22,7 @@ from evaluations.scoped import EvaluationMixin
 from evaluations.selectors import candidate_get
 
 from .. import services
+from ..conflicts.forms import declaration_rows
 from ..export import scorecard_workbook
 from ..forms import (
     ConsensusForm,
@@ -29,7 +30,6 @@ from ..forms import (
     ScoreForm,
     SubmitScoresForm,
 )
-from ..forms_conflicts import declaration_rows
 from ..models import Evidence, PlanCase, Score
 from ..selectors import (
     draft_count,

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from common import roles
 from evaluations.models import MemberRole
-from poc.models_conflicts import ConflictDeclaration
+from poc.conflicts.models import ConflictDeclaration
 from tests.browser.checks import page_problems
 from tests.conftest import make_user
 from tests.factories import add_candidates, add_member, make_evaluation

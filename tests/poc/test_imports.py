@@ -19,14 +19,16 @@ from common import roles
 from common.exceptions import Conflict, Forbidden
 from evaluations import services as ev
 from evaluations.models import MemberRole
-from poc import import_files, imports, services
+from poc import services
+from poc.imports import files as import_files
+from poc.imports import services as imports
 from poc.models import Evidence, MeasurementImport, Score, TestGroup
 from tests.conftest import make_user
 from tests.factories import add_candidates, add_member, declare_none
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES = Path(imports.__file__).resolve().parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "poc" / "examples"
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from django.core.management import call_command
 
 from evaluations.demo import DEMO_TITLE
 from evaluations.models import Evaluation
-from poc import imports
+from poc.imports import services as imports
 from tests.factories import declare_none
 
 pytestmark = pytest.mark.django_db

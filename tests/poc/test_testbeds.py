@@ -394,7 +394,7 @@ def test_admins_review_findings_across_evaluations(client, evaluation, owner, pe
 def test_the_review_pages_evaluations_and_reads_a_page_in_a_fixed_number_of_queries(
     client, evaluation, owner, people, poc, monkeypatch, django_assert_max_num_queries
 ):
-    from poc import verification_review
+    from poc.verification import review as verification_review
 
     score(poc["case"], poc["slurm"], poc["r1"], "2")
     admin = make_user(roles.ADMIN, username="ada")

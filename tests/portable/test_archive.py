@@ -25,7 +25,7 @@ from evaluations.models import (
     StatusDigest,
     StatusStamp,
 )
-from poc import imports as measurement_imports
+from poc.imports import services as measurement_imports
 from poc.models import Evidence
 from poc.testbeds import bed_save
 from portable.archive import PARTS, ArchiveRefused, evaluation_export, evaluation_import

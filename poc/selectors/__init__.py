@@ -1,0 +1,52 @@
+"""Reads for POC plans and scorecards, in a fixed number of queries.
+
+plans.py reads the plan and the scenario profile it starts from, scorecards.py builds the blind
+scorecard (and the reads that follow its blindness), comparison.py the results: scenario fit by
+solution type, robustness and agreement. Every public name is also named here, as
+`poc.selectors.<name>`.
+"""
+
+from .comparison import Results, TypeResults, results, results_by_type
+from .plans import (
+    BALANCED_PROFILE,
+    ProfileChoice,
+    plan_cases,
+    plan_default_profile,
+    plan_groups,
+    profile_choice,
+    profile_in_use,
+    profiles_with_scenarios,
+)
+from .scorecards import (
+    Cell,
+    GroupBlock,
+    Row,
+    Scorecard,
+    draft_count,
+    evidence_for_download,
+    hidden_cell_count,
+    scorecard,
+)
+
+__all__ = [
+    "BALANCED_PROFILE",
+    "Cell",
+    "GroupBlock",
+    "ProfileChoice",
+    "Results",
+    "Row",
+    "Scorecard",
+    "TypeResults",
+    "draft_count",
+    "evidence_for_download",
+    "hidden_cell_count",
+    "plan_cases",
+    "plan_default_profile",
+    "plan_groups",
+    "profile_choice",
+    "profile_in_use",
+    "profiles_with_scenarios",
+    "results",
+    "results_by_type",
+    "scorecard",
+]

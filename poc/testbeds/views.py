@@ -1,0 +1,75 @@
+"""The POC's test-bed page: each shortlisted candidate's test bed (a form per candidate for
+editors and owners), the mismatch between beds, and what the POC verified or contradicted."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views import View
+
+from common.forms import form_error_text
+from common.views import PageAction
+from evaluations.scoped import EvaluationMixin
+from evaluations.selectors import candidate_get
+
+from ..verification import poc_verification
+from . import services
+from .forms import TestBedForm
+
+
+class TestBedsView(EvaluationMixin, PageAction, View):
+    __test__ = False  # not a pytest test class
+
+    tab = "poc"
+    template_name = "poc/testbeds.html"
+    form_class = TestBedForm
+    success_message = gettext_lazy("Test bed saved.")
+
+    def context(self, form=None, error=None, **extra):
+        e = self.evaluation
+        sent = form.data.get("candidate") if form is not None and form.is_bound else None
+        rows = []
+        for candidate, bed in services.beds_of(e):
+            mine = form if sent is not None and str(candidate.pk) == str(sent) else None
+            rows.append((candidate, bed, mine or TestBedForm.for_bed(candidate, bed)))
+        if sent is not None and error is None and not any(f is form for _c, _b, f in rows):
+            # No candidate's form to show the errors next to (its id is not one of them).
+            error = form_error_text(form) or _("That candidate is not on the shortlist.")
+        beds = [
+            services.Bed(c.name, b.accelerator, b.accelerator_count, b.nodes)
+            for c, b, _f in rows
+            if b is not None
+        ]
+        return {
+            "rows": rows,
+            "mismatch": services.bed_mismatch(beds),
+            "verification": poc_verification(e, self.request.user),
+            "can_change_plan": self.request.user.has_perm("poc.change_plan", e),
+            "error": error,
+            **extra,
+        }
+
+    def get_form(self, data=None, files=None, **kwargs):
+        sent = str((data or {}).get("candidate", ""))
+        return TestBedForm(data, auto_id=f"bed-{sent if sent.isdigit() else 'sent'}-%s")
+
+    def form_for_saved(self, obj):
+        return TestBedForm.for_bed(obj.candidate, obj)
+
+    def get(self, request, pk):
+        return self.answer(self.context())
+
+    def perform(self, form):
+        data = form.cleaned_data
+        candidate = candidate_get(self.evaluation, data["candidate"])
+        candidate.evaluation = self.evaluation
+        return services.bed_save(
+            user=self.request.user,
+            candidate=candidate,
+            expected_version=data["version"],
+            **{name: data[name] for name in TestBedForm.FIELDS},
+        )
+
+    def success_url(self):
+        return reverse("poc:testbeds", kwargs={"pk": self.evaluation.pk})
