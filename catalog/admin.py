@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TranslationAdmin, TranslationTabularInline
 from simple_history.admin import SimpleHistoryAdmin
 
-from .bundle_models import CatalogImport
+from .bundle.models import CatalogImport
 from .forms import AcceleratorSupportAdminForm, CapabilityClaimAdminForm
 from .models import (
     AcceleratorFamily,

@@ -4,8 +4,6 @@ Bilingual texts are registered with django-modeltranslation (catalog/translation
 `<field>_en` and `<field>_zh_hans` columns and returns the active language on `<field>`.
 """
 
-import re
-
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
@@ -17,6 +15,10 @@ from common.fields import LONG_TEXT, BoundedTextField
 from common.querysets import SignallingModel
 from common.validators import no_hidden_characters
 
+from .bundle.models import CatalogImport  # noqa: F401  (a catalog model: registered from here)
+from .choices import LEVEL_RULES, DeploymentMode, SupportLevel
+from .names import alias_list, names_in
+
 slug_validator = RegexValidator(
     r"^[a-z0-9]+(?:-[a-z0-9]+)*$",
     _("Use lowercase letters, digits and single hyphens, e.g. 'gang-scheduling'."),
@@ -25,34 +27,6 @@ fact_key_validator = RegexValidator(
     r"^[a-z][a-z0-9_]*$",
     _("Use lowercase letters, digits and underscores, starting with a letter."),
 )
-
-
-class SupportLevel(models.TextChoices):
-    """How well a solution does one capability; LEVEL_RULES says when each level applies."""
-
-    NATIVE = "native", _("Native")
-    ADDON = "add-on", _("Via add-on")
-    PARTIAL = "partial", _("Partial")
-    NONE = "none", _("None")
-    UNKNOWN = "unknown", _("Unknown")
-
-
-LEVEL_RULES = _(
-    "Native: the product's own release does it, as its documentation says. Via add-on: a "
-    "separately installed component does it; name the component in the note. Partial: "
-    "documented, with a limit; say which in the note. None: the product's documentation for "
-    "the stated version was read and does not offer it, or says it is out of scope. Unknown: "
-    "the documentation does not say, or was not checked; never a guess. Every level except "
-    "unknown needs a source and the version it describes."
-)
-
-
-class DeploymentMode(models.TextChoices):
-    BARE_METAL = "bare-metal", _("Bare metal / VMs")
-    KUBERNETES = "kubernetes", _("On Kubernetes")
-    CLOUD_MANAGED = "cloud-managed", _("Cloud-managed")
-    AIR_GAPPED = "air-gapped", _("Air-gapped / private")
-    SAAS = "saas", _("SaaS / multi-tenant edition")
 
 
 class OrderedModel(SignallingModel):
@@ -159,25 +133,6 @@ class Source(SignallingModel):
 
     def __str__(self) -> str:
         return self.key
-
-
-def names_in(text: str, names: list[str]) -> bool:
-    """Whether `text` contains one of `names`: as a whole word for a Latin name (so "ACK" is not
-    found in "stack"), anywhere for a Chinese one."""
-    for name in names:
-        name = name.strip()
-        if not name:
-            continue
-        if name.isascii():
-            if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE):
-                return True
-        elif name in text:
-            return True
-    return False
-
-
-def alias_list(aliases: str) -> list[str]:
-    return [a.strip() for a in (aliases or "").split(",") if a.strip()]
 
 
 class Solution(SignallingModel):
@@ -485,6 +440,3 @@ class AcceleratorSupport(Evidence):
 
     def __str__(self) -> str:
         return f"{self.solution} · {self.family}: {self.get_level_display()}"
-
-
-from .bundle_models import CatalogImport  # noqa: E402,F401

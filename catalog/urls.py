@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import bundle_views, claim_edit, views
+from . import claim_edit, views
+from .bundle import views as bundle_views
 
 app_name = "catalog"
 

@@ -11,7 +11,7 @@ class EvaluationsConfig(AppConfig):
 
         from . import constraints, reminders, stacks
         from .extensions import Contribution, Lookups, contribute
-        from .services_seed import questions_load_seed
+        from .services.seed import questions_load_seed
 
         register("questions", questions_load_seed)
         contribute(

@@ -49,7 +49,7 @@ from django.utils.translation import get_language
 from common.querysets import rows_written
 
 from .models import Evaluation, Membership, StatusDigest, StatusStamp
-from .models_digests import new_epoch
+from .models.digests import new_epoch
 
 log = logging.getLogger(__name__)
 

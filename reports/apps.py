@@ -20,3 +20,6 @@ class ReportsConfig(AppConfig):
         from .metrics import ReportRunsCollector
 
         APP_METRICS.register(ReportRunsCollector())
+
+        # Registers the Celery tasks: report_enqueue sends the render task by its name.
+        from . import tasks  # noqa: F401

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
+from celery import current_app
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
@@ -32,13 +33,15 @@ UNQUEUED_ERROR = gettext_noop(
 )
 # The error of a run no worker finished in time (reports_fail_stuck); the metrics count them by it.
 STUCK_ERROR = gettext_noop("No worker finished this run in time; retry it.")
+# The task that renders a run (reports/tasks.py, registered when the app is ready), found by its
+# name: the tasks call these services, so the services never import the tasks.
+RENDER_TASK = "reports.render_report"
 
 
 def report_enqueue(run_id: int) -> bool:
     """Send the run to the worker. False when the broker cannot be reached: the run stays
     queued (nothing is lost) and can be sent again."""
-    from .tasks import render_report
-
+    render_report = current_app.tasks[RENDER_TASK]
     try:
         # A fresh connection each time: a broker that went away is noticed at once, and one
         # that came back is used again without a restart.

@@ -18,7 +18,7 @@ TRANSIENT = (OSError, ConnectionError, BotoCoreError, ClientError)
 
 
 @shared_task(
-    name="reports.render_report",
+    name=services.RENDER_TASK,
     bind=True,
     acks_late=True,
     reject_on_worker_lost=True,

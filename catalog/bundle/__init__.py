@@ -21,35 +21,10 @@ claim's verified-in-a-POC flag, the change history. An import leaves them as the
 
 The parts, in the order a bundle goes through them: `export`, `read` (with `normalise`, which
 the comparison shares), `diff` and `apply`; `common` holds the names and limits they share.
+`models` is the record of each import (one of the catalog's models: catalog/models.py imports
+it), `forms` and `views` the bundle page of catalog administrators.
+
+Import a name from the module that defines it (`from catalog.bundle.export import
+bundle_export`): this package imports none of its modules, so that catalog.models can import
+`models` from here while the other parts import catalog.models.
 """
-
-from .apply import bundle_apply
-from .common import (
-    CATALOG_NAME,
-    KINDS,
-    MANIFEST_NAME,
-    MAX_BYTES,
-    STATUSES,
-    BundleRefused,
-    BundleStale,
-)
-from .diff import Diff, RowDiff, bundle_diff
-from .export import bundle_export
-from .read import Bundle, bundle_read
-
-__all__ = [
-    "CATALOG_NAME",
-    "KINDS",
-    "MANIFEST_NAME",
-    "MAX_BYTES",
-    "STATUSES",
-    "Bundle",
-    "BundleRefused",
-    "BundleStale",
-    "Diff",
-    "RowDiff",
-    "bundle_apply",
-    "bundle_diff",
-    "bundle_export",
-    "bundle_read",
-]

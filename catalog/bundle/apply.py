@@ -12,7 +12,6 @@ from django.db.models.signals import post_save, pre_save
 from django.utils.translation import gettext as _
 from modeltranslation.translator import translator
 
-from ..bundle_models import CatalogImport
 from ..models import (
     AcceleratorSupport,
     CapabilityClaim,
@@ -22,6 +21,7 @@ from ..models import (
 from ..services import catalog_load_seed
 from .common import CATALOG_NAME, HISTORY_REASON, BundleRefused, BundleStale
 from .diff import bundle_diff
+from .models import CatalogImport
 from .read import Bundle
 
 # Set while a bundle is applied in this thread: (user, reason). The loader saves every row it

@@ -9,6 +9,7 @@ import environ
 from django.utils.translation import gettext_lazy as _
 
 from .directory import directory_settings, with_directory
+from .logs import log_settings
 from .oidc import oidc_settings, with_oidc, with_provider_in_csp
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -382,38 +383,9 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-orphan-files": {"task": "common.sweep_orphan_files", "schedule": 3600.0},
 }
 
-# --- Logs -------------------------------------------------------------------------------------
-# DJANGO_LOG_FORMAT: `text` for people reading a terminal, `json` (one object per line) for a
-# log collector. Every line carries the request id (common.logs); "-" outside a request.
-LOG_FORMAT = env("DJANGO_LOG_FORMAT", default="text").strip().lower()
-if LOG_FORMAT not in ("text", "json"):
-    from django.core.exceptions import ImproperlyConfigured
-
-    raise ImproperlyConfigured(f"DJANGO_LOG_FORMAT must be 'text' or 'json', not {LOG_FORMAT!r}.")
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "common.logs.RequestIdFilter"}},
-    "formatters": {
-        "text": {"format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"},
-        "json": {"()": "common.logs.JsonFormatter"},
-    },
-    "handlers": {
-        "console": {
-            "class": "logging.StreamHandler",
-            "formatter": LOG_FORMAT,
-            "filters": ["request_id"],
-        }
-    },
-    "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
-    # WeasyPrint narrates every rendering step at INFO.
-    "loggers": {
-        "weasyprint": {"level": "WARNING"},
-        "weasyprint.progress": {"level": "WARNING"},
-        "fontTools": {"level": "WARNING"},
-    },
-}
-# --- end of logs ------------------------------------------------------------------------------
+# --- Logs (config/settings/logs.py) ----------------------------------------------------------
+# DJANGO_LOG_FORMAT (`text` or `json`) and DJANGO_LOG_LEVEL; every line carries the request id.
+LOG_FORMAT, LOGGING = log_settings(env)
 
 # --- Metrics for operators (Prometheus, django-prometheus) -------------------------------------
 # /metrics answers only a caller presenting METRICS_TOKEN (Authorization: Bearer …) or calling

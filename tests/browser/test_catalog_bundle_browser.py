@@ -3,7 +3,7 @@ level and Chinese note differ, sees that row, applies it, and the claim has chan
 
 import pytest
 
-from catalog.bundle import bundle_export
+from catalog.bundle.export import bundle_export
 from catalog.models import CapabilityClaim, CatalogImport
 from tests.browser.checks import page_problems
 from tests.catalog.test_bundle import change_gang_scheduling, edited

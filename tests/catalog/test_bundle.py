@@ -13,16 +13,11 @@ from django.core.management import CommandError, call_command
 from django.forms.models import model_to_dict
 from django.urls import reverse
 
-from catalog.bundle import (
-    CATALOG_NAME,
-    MANIFEST_NAME,
-    BundleRefused,
-    BundleStale,
-    bundle_apply,
-    bundle_diff,
-    bundle_export,
-    bundle_read,
-)
+from catalog.bundle.apply import bundle_apply
+from catalog.bundle.common import CATALOG_NAME, MANIFEST_NAME, BundleRefused, BundleStale
+from catalog.bundle.diff import bundle_diff
+from catalog.bundle.export import bundle_export
+from catalog.bundle.read import bundle_read
 from catalog.models import (
     AcceleratorFamily,
     AcceleratorSupport,
@@ -426,7 +421,7 @@ def test_the_page_keeps_to_its_query_budget(client, admin_user, django_assert_ma
 
 
 def test_an_upload_over_the_limit_is_stopped_and_named(client, admin_user, monkeypatch):
-    monkeypatch.setattr("catalog.bundle_views.MAX_BYTES", 1000)
+    monkeypatch.setattr("catalog.bundle.views.MAX_BYTES", 1000)
     client.force_login(admin_user)
     response = upload(client, bundle_export())
     assert response.status_code == 400

@@ -106,7 +106,7 @@ def test_levels_follow_the_fact_sheet_on_spot_checks():
 
 
 def test_levels_follow_the_level_rules_where_they_were_corrected():
-    """LEVEL_RULES (catalog/models.py): what needs a separately installed component is an
+    """LEVEL_RULES (catalog/choices.py): what needs a separately installed component is an
     add-on, and what the product's own documentation was read for and does not offer is none
     (not unknown)."""
 

@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from catalog.bundle import bundle_export
+from catalog.bundle.export import bundle_export
 from evaluations.models import MemberRole
 from poc import services as poc_services
 from portable.archive import evaluation_export

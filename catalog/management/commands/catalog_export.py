@@ -6,7 +6,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from catalog.bundle import bundle_export
+from catalog.bundle.export import bundle_export
 
 
 def user_named(username: str | None):

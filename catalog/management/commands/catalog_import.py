@@ -5,7 +5,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from catalog.bundle import KINDS, MAX_BYTES, BundleRefused, bundle_apply, bundle_diff, bundle_read
+from catalog.bundle.apply import bundle_apply
+from catalog.bundle.common import KINDS, MAX_BYTES, BundleRefused
+from catalog.bundle.diff import bundle_diff
+from catalog.bundle.read import bundle_read
 from catalog.management.commands.catalog_export import user_named
 
 

@@ -7,9 +7,9 @@ from django.db import transaction
 from catalog.models import Capability
 from common.seeding import load_yaml, texts
 
-from .models import Constraint, ContextQuestion, FiveQuestion
+from ..models import Constraint, ContextQuestion, FiveQuestion
 
-SEED_FILE = Path(__file__).resolve().parent / "seed" / "questions.yaml"
+SEED_FILE = Path(__file__).resolve().parents[1] / "seed" / "questions.yaml"
 CONSTRAINTS_FILE = SEED_FILE.with_name("constraints.yaml")
 
 

@@ -1,7 +1,7 @@
 """The record of each catalog bundle imported into this installation (catalog/bundle/).
 
-It lives outside models.py so that the bundle feature stays in files of its own; models.py
-imports it on its last line, which is how Django and makemigrations find it."""
+It lives with the rest of the bundle feature; catalog/models.py imports it, which is how Django
+and makemigrations find it (app_label catalog, like every catalog model)."""
 
 from django.conf import settings
 from django.db import models

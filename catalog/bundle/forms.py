@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy
 
 from common.forms import FileInput
 
-from .bundle import MAX_BYTES
+from .common import MAX_BYTES
 
 SHA256 = r"^[0-9a-f]{64}$"
 

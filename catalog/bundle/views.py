@@ -30,23 +30,14 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from common.uploads import SizeLimitUploadHandler
 from common.views import ActionRouter, PageAction
 
-from .bundle import (
-    KINDS,
-    MAX_BYTES,
-    STATUSES,
-    Bundle,
-    BundleRefused,
-    BundleStale,
-    Diff,
-    RowDiff,
-    bundle_apply,
-    bundle_diff,
-    bundle_export,
-    bundle_read,
-)
-from .bundle_forms import BundleApplyForm, BundleUploadForm
-from .bundle_models import CatalogImport
-from .models import SupportLevel
+from ..models import SupportLevel
+from .apply import bundle_apply
+from .common import KINDS, MAX_BYTES, STATUSES, BundleRefused, BundleStale
+from .diff import Diff, RowDiff, bundle_diff
+from .export import bundle_export
+from .forms import BundleApplyForm, BundleUploadForm
+from .models import CatalogImport
+from .read import Bundle, bundle_read
 
 PERMISSION = "catalog.change_capabilityclaim"
 FOLDER = "catalog-bundles"
