@@ -10,7 +10,7 @@ class PocConfig(AppConfig):
         from common.seeding import register
         from evaluations.extensions import Contribution, PageLink, Tab, combined, contribute
 
-        from . import reminders, testbeds
+        from . import reminders, report, testbeds
         from .conflicts import history_source
         from .gate import decided_gate, gate_link
         from .services import poc_load_seed
@@ -25,6 +25,7 @@ class PocConfig(AppConfig):
                 reminders=(*reminders.REMINDERS, *testbeds.REMINDERS),
                 lookups=combined(reminders.LOOKUPS, testbeds.LOOKUPS),
                 history_sources=(history_source(),),
+                report_parts=report.PARTS,
                 decided_gate=decided_gate,
                 gate_links={"poc": gate_link},
                 links=(
