@@ -9,7 +9,7 @@ class EvaluationsConfig(AppConfig):
     def ready(self):
         from common.seeding import register
 
-        from . import constraints, reminders, stacks
+        from . import constraints, reminders, report, stacks
         from .extensions import Contribution, Lookups, contribute
         from .services.seed import questions_load_seed
 
@@ -18,6 +18,7 @@ class EvaluationsConfig(AppConfig):
             Contribution(
                 "evaluations",
                 reminders=reminders.BUILT_IN,
+                report_parts=report.PARTS,
                 lookups=Lookups(
                     candidate_prefetches=(*constraints.CANDIDATE_LOOKUPS, *stacks.CANDIDATE_LOOKUPS)
                 ),

@@ -87,9 +87,30 @@ class HistorySource:
 @dataclass(frozen=True)
 class ReportPart:
     """A part of a report's snapshot that the app owning its data builds (reports.snapshot puts
-    the parts together, adds the summary and seals them)."""
+    the parts together, adds the summary and seals them).
 
-    key: str  # the snapshot key it fills ("questions", "matrices", "signoff", ...)
+    `build(context)` returns the part as plain JSON values (str, int, float, bool, None, lists
+    and dicts, every list in a fixed order; common.report_values spells the values), in the
+    report's language, at a fixed number of queries. The context reports.snapshot passes gives:
+
+    - `evaluation`: a fresh instance of the evaluation (give this one to selectors);
+      `data`: its evaluations.selectors.EvaluationData (prefetched: read, do not filter);
+      `members`: its memberships with their users, oldest first; `owner`: the owner's user;
+    - `language`, `generated_at` (ISO), `report_day` (the day catalog claims age against);
+    - values several parts read, each computed once on first use: `parties` (the parties a
+      who-question or a matrix names), `matrices` (responsibility's matrices), `results` (the
+      POC results with the owner's view: every submitted score), `decided_despite` (why the
+      evaluation was marked decided with open POC cells, None without a decision or reason);
+    - `shared(key, compute)`: a value of the app's own that several of its parts (or the
+      summary) read, computed once by `compute()` and kept under `key` for the report.
+
+    A part reads other data only through the context, never another part's result, so the order
+    the parts are built in does not matter.
+    """
+
+    # The snapshot key it fills ("questions", "matrices", "signoff", ...); a dotted key fills a
+    # key inside a part several apps fill ("appendix.conflicts": "conflicts" in "appendix").
+    key: str
     build: Callable  # (the build context reports.snapshot passes, with `.evaluation`) → JSON
     sealed: bool = True  # False: printed with the report but outside its seal (the sign-off)
     # History kinds of this app left out of the sealed history (they come after the seal).
@@ -201,6 +222,16 @@ def history_sources() -> dict[str, HistorySource]:
 
 def report_parts() -> list[ReportPart]:
     return [part for c in CONTRIBUTIONS.values() for part in c.report_parts]
+
+
+def unsealed_report_keys() -> tuple[str, ...]:
+    """The keys of the parts printed with a report but left out of its seal."""
+    return tuple(part.key for part in report_parts() if not part.sealed)
+
+
+def unsealed_history() -> tuple[str, ...]:
+    """The history kinds left out of a report's sealed history (they come after the seal)."""
+    return tuple(kind for part in report_parts() for kind in part.unsealed_history)
 
 
 def status_hooks() -> list[Callable]:

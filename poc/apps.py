@@ -10,7 +10,7 @@ class PocConfig(AppConfig):
         from common.seeding import register
         from evaluations.extensions import Contribution, PageLink, Tab, combined, contribute
 
-        from . import reminders
+        from . import reminders, report
         from .conflicts import history_source
         from .gate import decided_gate, gate_link
         from .services.seed import poc_load_seed
@@ -26,6 +26,7 @@ class PocConfig(AppConfig):
                 reminders=(*reminders.REMINDERS, *bed_reminders.REMINDERS),
                 lookups=combined(reminders.LOOKUPS, bed_reminders.LOOKUPS),
                 history_sources=(history_source(),),
+                report_parts=report.PARTS,
                 decided_gate=decided_gate,
                 gate_links={"poc": gate_link},
                 links=(

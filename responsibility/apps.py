@@ -9,7 +9,7 @@ class ResponsibilityConfig(AppConfig):
     def ready(self):
         from common.seeding import register
 
-        from . import reminders
+        from . import reminders, report
         from .services import responsibility_load_seed
 
         register("responsibility", responsibility_load_seed)
@@ -42,5 +42,6 @@ class ResponsibilityConfig(AppConfig):
                 party_source=lambda evaluation: [(p.key, p.name) for p in parties_for(evaluation)],
                 reminders=reminders.REMINDERS,
                 lookups=reminders.LOOKUPS,
+                report_parts=report.PARTS,
             )
         )

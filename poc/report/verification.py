@@ -1,11 +1,11 @@
-"""The report's part of the POC's feedback into the facts: each candidate's test bed and the
+"""A report's part of the POC's feedback into the facts: each candidate's test bed and the
 capabilities its POC verified or contradicted, as plain JSON values in a fixed order."""
 
 from __future__ import annotations
 
-from poc.testbeds import Bed as RuleBed
-from poc.testbeds import bed_mismatch
-from poc.verification import poc_verification
+from ..testbeds import Bed as RuleBed
+from ..testbeds import bed_mismatch
+from ..verification import poc_verification
 
 
 def _bed(bed) -> dict | None:
