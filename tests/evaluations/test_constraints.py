@@ -25,6 +25,7 @@ from evaluations.selectors import evaluation_data
 from poc.models import PlanCase
 from poc.services import plan_case_verify
 from tests.factories import SolutionFactory, add_candidates, add_member, make_evaluation
+from tests.reports.runs.support import pdf_text
 
 pytestmark = pytest.mark.django_db
 
@@ -283,7 +284,6 @@ def test_the_report_prints_each_candidates_constraint_table_and_waiver(owner, la
 
     from reports.render import render_pdf
     from reports.snapshot import build_snapshot, snapshot_sha256
-    from tests.reports.test_reports import pdf_text
 
     evaluation = make_evaluation(
         owner, private_deployment_required=True, localisation_required=True

@@ -15,6 +15,7 @@ from evaluations.reminders import reminders_for
 from evaluations.selectors import evaluation_data
 from evaluations.types import type_options
 from tests.factories import add_candidates, add_member, make_evaluation
+from tests.reports.runs.support import pdf_text
 
 pytestmark = pytest.mark.django_db
 
@@ -129,7 +130,6 @@ def test_the_api_reads_and_records_the_type(evaluation, owner, people):
 def test_the_report_prints_the_chain(evaluation, owner):
     from reports.render import render_pdf
     from reports.snapshot import build_snapshot, snapshot_sha256
-    from tests.reports.test_reports import pdf_text
 
     decide(evaluation, owner, "hybrid", reason="Chainreason4417")
     snapshot = build_snapshot(evaluation, language="en", generated_at="2027-01-01T00:00:00Z")
