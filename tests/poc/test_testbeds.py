@@ -1,10 +1,9 @@
-"""Test beds and the capabilities a POC verified or contradicted: the pure rules (table tests),
-the services, the API and the pages, blind scoring, the administrators' review list and the
-report in both languages."""
+"""Test beds and the capabilities a POC verified or contradicted: the services, the API and the
+pages, blind scoring, the administrators' review list and the report in both languages (the
+pure rules: test_testbed_rules.py)."""
 
 import html
 from datetime import date
-from decimal import Decimal as D
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -19,8 +18,8 @@ from evaluations.reminders import reminders_for
 from evaluations.selectors import evaluation_data
 from poc import services
 from poc.models import PlanCase, TestBed, TestGroup
-from poc.testbeds import Bed, bed_mismatch, bed_save
-from poc.verification import CONTRADICTED, VERIFIED, derive, outcome, poc_verification
+from poc.testbeds import bed_save
+from poc.verification import poc_verification
 from reports.render import report_html
 from reports.snapshot import SCHEMA_VERSION, build_snapshot, snapshot_sha256
 from tests.conftest import make_user
@@ -29,77 +28,6 @@ from tests.factories import add_candidates, add_member, declare_none, make_evalu
 pytestmark = pytest.mark.django_db
 
 GENERATED = "2027-03-01T09:00:00+08:00"
-
-
-# --- the pure rules --------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("beds", "accelerators", "scale"),
-    [
-        ([], False, False),
-        ([Bed("A", "NVIDIA A800", 32, 4)], False, False),
-        ([Bed("A", "NVIDIA A800", 32, 4), Bed("B", "NVIDIA A800", 32, 4)], False, False),
-        # Spelling and case do not make a difference.
-        ([Bed("A", "NVIDIA A800", 32, 4), Bed("B", "nvidia  a800", 32, 4)], False, False),
-        ([Bed("A", "NVIDIA A800", 32, 4), Bed("B", "Huawei Ascend 910B", 32, 4)], True, False),
-        ([Bed("A", "Cambricon MLU370", 16, 2), Bed("B", "Cambricon MLU370", 32, 4)], False, True),
-        ([Bed("A", "NVIDIA A800", 32, 4), Bed("B", "NVIDIA A800", 32, 8)], False, True),
-        ([Bed("A", "Huawei Ascend 910B", 8, 1), Bed("B", "NVIDIA H800", 64, 8)], True, True),
-        # A blank field is not compared: nothing to compare yet.
-        ([Bed("A", "", None, None), Bed("B", "NVIDIA A800", 32, 4)], False, False),
-        ([Bed("A", "NVIDIA A800", None, 4), Bed("B", "NVIDIA A800", 32, 4)], False, False),
-    ],
-)
-def test_bed_mismatch(beds, accelerators, scale):
-    mismatch = bed_mismatch(beds)
-    assert bool(mismatch.accelerators) is accelerators
-    assert bool(mismatch.scale) is scale
-    assert bool(mismatch) is (accelerators or scale)
-
-
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        (None, None),
-        (D("0"), CONTRADICTED),
-        (D("2.5"), CONTRADICTED),
-        (D("2.95"), CONTRADICTED),
-        (D("3"), VERIFIED),
-        (D("3.25"), VERIFIED),
-        (D("5"), VERIFIED),
-    ],
-)
-def test_outcome_reads_the_rubric(value, expected):
-    assert outcome(value) == expected
-
-
-CASES = [("c1", ("gang",)), ("c2", ("gang", "quotas")), ("c3", ())]
-
-
-@pytest.mark.parametrize(
-    ("cells", "expected"),
-    [
-        ({}, {}),
-        ({("c1", "x"): None}, {}),  # unscored (or hidden from the viewer): nothing
-        ({("c1", "x"): D("4")}, {"gang": (VERIFIED, ("c1",), ())}),
-        ({("c1", "x"): D("2")}, {"gang": (CONTRADICTED, (), ("c1",))}),
-        (
-            {("c1", "x"): D("4"), ("c2", "x"): D("3")},
-            {"gang": (VERIFIED, ("c1", "c2"), ()), "quotas": (VERIFIED, ("c2",), ())},
-        ),
-        # One failed case contradicts the capability, even when another verified it.
-        (
-            {("c1", "x"): D("4.5"), ("c2", "x"): D("1")},
-            {"gang": (CONTRADICTED, ("c1",), ("c2",)), "quotas": (CONTRADICTED, (), ("c2",))},
-        ),
-        ({("c3", "x"): D("5")}, {}),  # a case verifying nothing
-        ({("c1", "y"): D("5")}, {}),  # another candidate's cell
-    ],
-)
-def test_derive(cells, expected):
-    found = derive(CASES, cells, ["x"])["x"]
-    assert {k: (f.status, f.passed, f.failed) for k, f in found.items()} == expected
 
 
 # --- fixtures --------------------------------------------------------------------------------
