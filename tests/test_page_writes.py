@@ -1,6 +1,6 @@
 """Page writes, all through common.views.PageAction: every evaluation route answers each kind of
 visitor as it should, a save without a version is refused (428) and saves nothing, and a stale
-save names who saved the current value. Parallel saves of one row: tests/test_races.py."""
+save names who saved the current value. Parallel saves of one row: tests/races/."""
 
 import re
 
