@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from catalog.models import CapabilityClaim
 from evaluations import digests
-from evaluations.digests import EVERYTHING, RowStatus, statuses
+from evaluations.digests import EVERYTHING, statuses
 from evaluations.models import (
     Candidate,
     CandidateStatus,
@@ -24,8 +24,6 @@ from evaluations.models import (
     StatusDigest,
     StatusStamp,
 )
-from evaluations.rows import evaluation_list_queryset, evaluation_rows, status_of
-from evaluations.selectors import evaluation_data
 from poc import services as poc_services
 from poc.models import Evidence, Score
 from reports.models import ReportRun
@@ -33,6 +31,7 @@ from responsibility import services as resp
 from responsibility.models import Area, Cell, Party
 from signoff.models import Approval
 from tests.conftest import stored_status_mismatches
+from tests.evaluations.digests_support import fresh, row, seq, stored_then_read_again
 from tests.factories import (
     add_candidates,
     answer_all,
@@ -42,22 +41,6 @@ from tests.factories import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def fresh(evaluation, viewer) -> RowStatus:
-    return status_of(evaluation_data(evaluation, viewer=viewer))
-
-
-def row(viewer, evaluation) -> RowStatus:
-    """The list row's status, read as a request reads it (its own atomic block: a block that
-    has written counts without storing, see digests.wrote_here)."""
-    with transaction.atomic():
-        qs = evaluation_list_queryset(viewer).filter(pk=evaluation.pk)
-        return evaluation_rows(viewer, qs)[0].status
-
-
-def seq(evaluation) -> int:
-    return StatusStamp.objects.get(evaluation=evaluation).seq
 
 
 # --- which writes move which stamp ------------------------------------------------------------
@@ -211,24 +194,6 @@ def test_one_write_moves_a_stamp_once_however_many_rows_it_changes(owner):
         assert resp.matrix_prefill(user=owner, candidate=slurm) > 10  # rows, each with cells
     moves = [q for q in ctx.captured_queries if 'UPDATE "evaluations_statusstamp"' in q["sql"]]
     assert seq(evaluation) == start + 1 and len(moves) == 1
-
-
-def stored_then_read_again(owner, make_out_of_date) -> list:
-    """A status stored for a new evaluation, read (not counted), then `make_out_of_date()`
-    and read again: the ids counted at each read."""
-    evaluation = make_evaluation(owner)
-    row(owner, evaluation)
-    calls = []
-
-    def compute(ids):
-        calls.append(ids)
-        return {evaluation.pk: fresh(evaluation, owner)}
-
-    statuses([evaluation.pk], owner, compute)
-    assert calls == []  # current and young: read, not counted
-    make_out_of_date()
-    statuses([evaluation.pk], owner, compute)
-    return [ids == [evaluation.pk] for ids in calls]
 
 
 def test_a_stored_status_older_than_the_maximum_age_is_counted_again(owner, settings):

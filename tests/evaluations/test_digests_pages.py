@@ -24,7 +24,7 @@ from evaluations.models import (
 from evaluations.reminders import reminders_for
 from evaluations.selectors import evaluation_data
 from responsibility.models import Cell
-from tests.evaluations.test_digests import fresh, row, seq, stored_then_read_again
+from tests.evaluations.digests_support import fresh, row, seq, stored_then_read_again
 from tests.factories import (
     add_candidates,
     make_evaluation,
