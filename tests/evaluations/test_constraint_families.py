@@ -8,11 +8,10 @@ from django.urls import reverse
 
 from catalog.models import CapabilityClaim, Source
 from evaluations import services
-from evaluations.constraints import Verdict
+from evaluations.constraints import Verdict, constraint_checks
 from evaluations.models import ContextQuestion
 from evaluations.reminders import reminders_for
 from evaluations.selectors import evaluation_data
-from tests.evaluations.test_constraints import checks_of
 from tests.factories import add_candidates, compose_stack, make_evaluation
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +29,8 @@ def name_families(evaluation, owner, detail):
 
 
 def family_verdicts(evaluation, candidate) -> dict[str, tuple[str, str]]:
-    (check,) = [c for c in checks_of(evaluation, candidate) if c.constraint.key == "localisation"]
+    checks = constraint_checks(evaluation_data(evaluation))[candidate.pk]
+    (check,) = [c for c in checks if c.constraint.key == "localisation"]
     return {
         c.capability.slug: (c.verdict, c.claim.level if c.claim else "unknown")
         for c in check.capabilities
