@@ -127,3 +127,38 @@ def fill_candidates(owner, evaluation, candidates, explanation: str) -> None:
         currency="CNY",
         fte_cost_per_year=Decimal("450000"),
     )
+
+
+def create_evaluation(owner, title: str, reviewers: list, viewer):
+    """The benches' evaluation before its candidates: training and inference, every hard
+    constraint, its reviewers and a viewer, and every context question answered."""
+    from catalog.models import Scenario
+    from evaluations import services as ev
+    from evaluations.models import AnswerValue, ContextQuestion, MemberRole
+
+    evaluation = ev.evaluation_create(
+        user=owner,
+        title=title,
+        organisation="AI 平台部",
+        scenarios=Scenario.objects.filter(slug__in=["training", "inference"]),
+        private_deployment_required=True,
+        compliance_required=True,
+        localisation_required=True,
+        plans_hybrid=True,
+        unified_view_owner="平台架构组",
+        notes="本次评估覆盖训练与推理两类负载，重点关注国产化与多租户治理。",
+    )
+    for user in reviewers:
+        ev.member_add(user=owner, evaluation=evaluation, member=user, role=MemberRole.REVIEWER)
+    ev.member_add(user=owner, evaluation=evaluation, member=viewer, role=MemberRole.VIEWER)
+    for i, q in enumerate(ContextQuestion.objects.filter(is_active=True)):
+        value = [AnswerValue.YES, AnswerValue.NO, AnswerValue.UNKNOWN][i % 3]
+        ev.context_answer_save(
+            user=owner,
+            evaluation=evaluation,
+            question=q,
+            value=value,
+            detail="见附件说明" if value == AnswerValue.YES else "",
+            expected_version=None,
+        )
+    return evaluation

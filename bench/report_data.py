@@ -5,7 +5,7 @@ cases scored by 3 reviewers, some consensus scores and evidence files, and the u
 import hashlib
 import random
 
-from bench.builders import add_custom_cases, fill_candidates, score_every_cell
+from bench.builders import add_custom_cases, create_evaluation, fill_candidates, score_every_cell
 
 CUSTOM_TOPICS = [
     ("国产加速卡混部下的分布式训练", "连续 {n} 小时无掉卡，吞吐下降不超过 5%。"),
@@ -109,12 +109,9 @@ def generate(quick: bool):
     """The evaluation, through the services where they are cheap and bulk rows for scores."""
     from django.core.files.base import ContentFile
 
-    from catalog.models import Scenario, Solution
+    from catalog.models import Solution
     from evaluations import services as ev
     from evaluations.models import (
-        AnswerValue,
-        ContextQuestion,
-        MemberRole,
         Status,
     )
     from poc import services as poc
@@ -126,31 +123,9 @@ def generate(quick: bool):
     reviewers = [users["r1"], users["r2"], users["r3"]]
     extra = make_extra_solution()
 
-    evaluation = ev.evaluation_create(
-        user=owner,
-        title="2027 年 GPU 算力调度平台选型",
-        organisation="AI 平台部",
-        scenarios=Scenario.objects.filter(slug__in=["training", "inference"]),
-        private_deployment_required=True,
-        compliance_required=True,
-        localisation_required=True,
-        plans_hybrid=True,
-        unified_view_owner="平台架构组",
-        notes="本次评估覆盖训练与推理两类负载，重点关注国产化与多租户治理。",
+    evaluation = create_evaluation(
+        owner, "2027 年 GPU 算力调度平台选型", reviewers, users["viewer"]
     )
-    for user in reviewers:
-        ev.member_add(user=owner, evaluation=evaluation, member=user, role=MemberRole.REVIEWER)
-    ev.member_add(user=owner, evaluation=evaluation, member=users["viewer"], role=MemberRole.VIEWER)
-    for i, q in enumerate(ContextQuestion.objects.filter(is_active=True)):
-        value = [AnswerValue.YES, AnswerValue.NO, AnswerValue.UNKNOWN][i % 3]
-        ev.context_answer_save(
-            user=owner,
-            evaluation=evaluation,
-            question=q,
-            value=value,
-            detail="见附件说明" if value == AnswerValue.YES else "",
-            expected_version=None,
-        )
 
     # Candidates: suggestions first (with their rules), then the rest by hand.
     ev.candidates_accept_suggestions(user=owner, evaluation=evaluation)

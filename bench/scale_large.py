@@ -4,7 +4,7 @@ a report run that is rendering, and found again by its title."""
 
 from __future__ import annotations
 
-from bench.builders import add_custom_cases, fill_candidates, score_every_cell
+from bench.builders import add_custom_cases, create_evaluation, fill_candidates, score_every_cell
 from bench.scale_shapes import (
     CUSTOM_CASES,
     EXPLANATION,
@@ -21,12 +21,9 @@ from bench.scale_shapes import (
 def make_large(users: dict, shape: LargeShape, rng) -> tuple[object, dict]:
     """The large evaluation, through the services (history included), scores in bulk."""
 
-    from catalog.models import Scenario, Solution
+    from catalog.models import Solution
     from evaluations import services as ev
     from evaluations.models import (
-        AnswerValue,
-        ContextQuestion,
-        MemberRole,
         Status,
     )
     from poc import services as poc
@@ -36,31 +33,7 @@ def make_large(users: dict, shape: LargeShape, rng) -> tuple[object, dict]:
         raise ValueError("the large evaluation has 2 to 8 candidates (7 solutions and a stack)")
     owner = users[OWNER]
     reviewers = [users[f"scale-reviewer-{n:02d}"] for n in range(1, shape.reviewers + 1)]
-    evaluation = ev.evaluation_create(
-        user=owner,
-        title=LARGE_TITLE,
-        organisation="AI 平台部",
-        scenarios=Scenario.objects.filter(slug__in=["training", "inference"]),
-        private_deployment_required=True,
-        compliance_required=True,
-        localisation_required=True,
-        plans_hybrid=True,
-        unified_view_owner="平台架构组",
-        notes="本次评估覆盖训练与推理两类负载，重点关注国产化与多租户治理。",
-    )
-    for user in reviewers:
-        ev.member_add(user=owner, evaluation=evaluation, member=user, role=MemberRole.REVIEWER)
-    ev.member_add(user=owner, evaluation=evaluation, member=users[VIEWER], role=MemberRole.VIEWER)
-    for i, q in enumerate(ContextQuestion.objects.filter(is_active=True)):
-        value = [AnswerValue.YES, AnswerValue.NO, AnswerValue.UNKNOWN][i % 3]
-        ev.context_answer_save(
-            user=owner,
-            evaluation=evaluation,
-            question=q,
-            value=value,
-            detail="见附件说明" if value == AnswerValue.YES else "",
-            expected_version=None,
-        )
+    evaluation = create_evaluation(owner, LARGE_TITLE, reviewers, users[VIEWER])
 
     solutions = {s.slug: s for s in Solution.objects.filter(is_active=True)}
     for s in list(solutions.values())[: shape.candidates - 1]:
