@@ -69,7 +69,7 @@ migrate: install
 	$(MANAGE) migrate --noinput
 
 messages: install
-	$(MANAGE) makemessages -l zh_Hans --ignore=.venv --ignore=var --ignore=tests --ignore=bench --no-obsolete
+	$(MANAGE) makemessages -l zh_Hans -e html,txt,py,jinja --ignore=.venv --ignore=var --ignore=tests --ignore=bench --no-obsolete
 	$(MANAGE) compilemessages --ignore=.venv
 
 seed: migrate

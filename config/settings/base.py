@@ -89,6 +89,18 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The rows pages repeat most (common/jinja.py), in templates/<app>/*.jinja; Django's
+        # engine above renders every page and hands those blocks over.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": False,
+        "OPTIONS": {
+            "environment": "common.jinja.environment",
+            "autoescape": True,
+            "auto_reload": DEBUG,
+        },
+    },
 ]
 # Form widgets render through Jinja2 (Django's own widget templates, ported by Django): the
 # same HTML as the template engine, in about a third of the time, which counts on pages with

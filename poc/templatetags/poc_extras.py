@@ -12,6 +12,7 @@ from poc.models import Outcome
 register = template.Library()
 
 
+@register.filter  # for the Jinja2 rows (common/jinja.py): m.outcome|outcome_options
 @register.simple_tag
 def outcome_options(selected) -> str:
     """The outcome <option>s of a score, `selected` marked. Every cell of the scorecard has the
@@ -27,6 +28,7 @@ def _outcome_options(language: str, selected: str) -> str:
     return format_html_join("", '<option value="{}"{}>{}</option>', options)
 
 
+@register.filter  # for the Jinja2 rows (common/jinja.py): c.visible|reviewer_scores
 @register.simple_tag
 def reviewer_scores(scores) -> str:
     """Other reviewers' scores in a scorecard cell: "name: score" each, the notes as a tooltip.
