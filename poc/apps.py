@@ -22,7 +22,7 @@ class PocConfig(AppConfig):
             Contribution(
                 "poc",
                 tabs=(Tab("poc", _("POC"), "poc:scorecard"),),
-                candidate_facts=(("poc/partials/candidate_verification.html", shortlist_facts),),
+                candidate_facts=(("poc/candidate_verification.jinja", shortlist_facts),),
                 reminders=(*reminders.REMINDERS, *bed_reminders.REMINDERS),
                 lookups=combined(reminders.LOOKUPS, bed_reminders.LOOKUPS),
                 history_sources=(history_source(),),

@@ -8,6 +8,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from .base import CellKey, Plan
+from .memo import remembered
 
 
 def krippendorff_alpha_interval(units: Sequence[Sequence[Decimal | float]]) -> float | None:
@@ -67,6 +68,7 @@ def _units_by_group(
     return units
 
 
+@remembered
 def agreement_by_group(
     plan: Plan, reviewer_scores: Mapping[CellKey, Sequence[Decimal]]
 ) -> dict[str, float | None]:
@@ -80,6 +82,7 @@ def agreement_by_group(
     }
 
 
+@remembered
 def agreement_overall(
     plan: Plan, reviewer_scores: Mapping[CellKey, Sequence[Decimal]]
 ) -> float | None:

@@ -22,6 +22,7 @@ from .base import (
     overall_raw,
     quantize,
 )
+from .memo import remembered
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,7 @@ def _first_flip(
     return None
 
 
+@remembered
 def weight_sensitivity(
     plan: Plan,
     cell_scores: Mapping[CellKey, Decimal | None],

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
@@ -22,6 +22,7 @@ from .base import (
     group_stats,
     quantize,
 )
+from .memo import remembered
 
 
 def monte_carlo_wins(
@@ -70,6 +71,7 @@ class WeightTrials:
     scored: dict[str, tuple[tuple[int, Decimal], ...]]  # candidate → (group index, score)
     approx: tuple[dict[str, float | None], ...]  # per run, each candidate's float score
     floats_safe: bool = True  # False: some weight has no float counterpart; always exact
+    shares: dict = field(default_factory=dict, compare=False, repr=False)  # see wins()
 
     def exact(self, run: int, candidate: str) -> Decimal | None:
         """The candidate's overall score in a run, exactly as :func:`overall` computes it."""
@@ -96,7 +98,14 @@ class WeightTrials:
         return [c for value, c in exact if value >= best_exact - TIE_TOLERANCE]
 
     def wins(self, candidates: Sequence[str]) -> dict[str, Decimal]:
-        unique = distinct(candidates)
+        """The share of runs each of `candidates` leads among them (kept per set of candidates:
+        the trials themselves are kept by their inputs, see memo.remembered)."""
+        unique = tuple(distinct(candidates))
+        if unique not in self.shares:
+            self.shares[unique] = self.count_wins(unique)
+        return dict(self.shares[unique])
+
+    def count_wins(self, unique: tuple[str, ...]) -> dict[str, Decimal]:
         outright = dict.fromkeys(unique, 0)  # runs led alone: most of them, counted as ints
         shared = {candidate: Fraction(0) for candidate in unique}
         for run in range(self.runs):
@@ -115,6 +124,7 @@ class WeightTrials:
         }
 
 
+@remembered
 def weight_trials(
     plan: Plan,
     cell_scores: Mapping[CellKey, Decimal | None],

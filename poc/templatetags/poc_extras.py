@@ -71,6 +71,7 @@ def alpha(value) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
 
+@register.filter  # for the Jinja2 rows (common/jinja.py): f|verification_badge
 @register.simple_tag
 def verification_badge(f, with_cases=True) -> str:
     """One POC finding (verification.CapabilityFinding): verified or contradicted, with the
