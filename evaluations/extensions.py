@@ -122,7 +122,8 @@ class Contribution:
     app: str
     tabs: tuple = ()  # Tab, …
     # (template, function of (evaluation, user) → {candidate pk: fact}): facts shown under each
-    # candidate's name on the shortlist; the template (Jinja2, common/jinja.py) is included with `fact` where there is one.
+    # candidate's name on the shortlist; the template (Jinja2, common/jinja.py) is included
+    # with `fact` where there is one.
     candidate_facts: tuple = ()
     # (evaluation) → [(key, name)]: the parties a who-question of the evaluation can name.
     party_source: Callable | None = None
