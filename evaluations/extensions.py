@@ -135,9 +135,9 @@ class Contribution:
     # app reported is put right.
     gate_links: dict = field(default_factory=dict)
     links: tuple = ()  # PageLink, …
-    # A template offering an action on a capability a candidate's constraint checks left
-    # unverified, and the permission it needs (the context holds `cap`, `candidate`,
-    # `evaluation`).
+    # A template (Jinja2, common/jinja.py) offering an action on a capability a candidate's
+    # constraint checks left unverified, and the permission it needs (the context holds `cap`,
+    # `candidate`, `evaluation`).
     capability_action: tuple[str, str] | None = None
     # Functions of EvaluationData yielding evaluations.reminders.Reminder, and what they read.
     reminders: tuple = ()

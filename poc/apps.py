@@ -38,7 +38,7 @@ class PocConfig(AppConfig):
                     ),
                 ),
                 capability_action=(
-                    "poc/partials/verify_capability.html",
+                    "poc/verify_capability.jinja",
                     "poc.change_plan",
                 ),
             )

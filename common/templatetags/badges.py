@@ -13,6 +13,7 @@ register = template.Library()
 SYMBOLS = {"native": "●", "add-on": "✚", "partial": "◐", "none": "○"}
 
 
+@register.filter  # for the Jinja2 rows (common/jinja.py): claim|level_badge
 @register.simple_tag
 def level_badge(claim) -> str:
     if not claim:
