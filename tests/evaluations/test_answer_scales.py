@@ -1,5 +1,7 @@
 """The five questions are answered on their own scales: who (parties), the budget, yes/no."""
 
+import html
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
@@ -267,7 +269,8 @@ def test_the_page_refuses_a_party_of_another_evaluation(client, evaluation, owne
         HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 400
-    assert "is not one of this evaluation&#x27;s parties" in response.content.decode()
+    # Escaped as HTML (Django writes &#x27;, Jinja2 &#39;): read as a browser shows it.
+    assert "is not one of this evaluation's parties" in html.unescape(response.content.decode())
     assert not QuestionAnswer.objects.exists()
 
 
