@@ -16,13 +16,21 @@ from django.template import defaultfilters
 from django.template.backends.django import get_installed_libraries
 from django.template.library import import_library
 from django.templatetags.static import static
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import translation
 from jinja2 import Environment
 
 
-def url(name: str, *args, **kwargs) -> str:
-    return reverse(name, args=args or None, kwargs=kwargs or None)
+def url(name: str, *args) -> str:
+    """Django's reverse(), remembered: a scorecard asks for the same few URL patterns hundreds of
+    times with different ids. Keyed by everything reverse() reads besides its arguments (the
+    script prefix and the URLconf of the request)."""
+    return _reversed(get_script_prefix(), get_urlconf(), name, args)
+
+
+@functools.lru_cache(maxsize=8192)
+def _reversed(prefix: str, urlconf, name: str, args: tuple) -> str:
+    return reverse(name, args=args or None)
 
 
 def _adapted(function):

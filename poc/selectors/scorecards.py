@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import NamedTuple
 
+from django.contrib.auth import get_user_model
 from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q
 from django.http import Http404
 
@@ -310,12 +311,14 @@ def _build_rows(block, cases, candidates, consensus, evaluation, user, see_all) 
     scores = list(
         Score.objects.filter(
             case__evaluation=evaluation, case__group_id=group_id, candidate__in=candidates
-        )
-        .select_related("reviewer")
-        # A cell shows a reviewer's name only: leave out what would be parsed for nothing.
-        .defer(*(f"reviewer__{name}" for name in ("password", "last_login", "date_joined")))
-        .order_by("submitted_at", "pk")
+        ).order_by("submitted_at", "pk")
     )
+    # The few reviewers once each, not once per score: a cell shows a reviewer's name only, so
+    # what would be parsed for nothing is left out.
+    reviewers = get_user_model().objects.filter(pk__in={s.reviewer_id for s in scores})
+    reviewers = reviewers.only("pk", "username", "first_name", "last_name").in_bulk()
+    for s in scores:
+        s.reviewer = reviewers[s.reviewer_id]
     files: dict[int, list[Evidence]] = {}
     for evidence in Evidence.objects.filter(
         score__case__evaluation=evaluation, score__case__group_id=group_id

@@ -34,11 +34,19 @@ def reviewer_scores(scores) -> str:
     """Other reviewers' scores in a scorecard cell: "name: score" each, the notes as a tooltip.
     Built here rather than looped over in the template: it is the heaviest part of a cell the
     owner sees, and a group shows a hundred cells or more."""
+    language = get_language()
     return format_html_join(
         " · ",
         '<span title="{}">{}: {}</span>',
-        ((s.notes, person_name(s.reviewer), floatformat(s.score, -1)) for s in scores),
+        ((s.notes, person_name(s.reviewer), score_text(language, s.score)) for s in scores),
     )
+
+
+@lru_cache(maxsize=256)
+def score_text(language: str, score) -> str:
+    """A score as floatformat:-1 writes it in `language` (a scorecard shows a few distinct scores
+    hundreds of times)."""
+    return floatformat(score, -1)
 
 
 @register.filter
