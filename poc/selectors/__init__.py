@@ -16,6 +16,7 @@ from .plans import (
     profile_choice,
     profile_in_use,
     profiles_with_scenarios,
+    scored_case_ids,
 )
 from .scorecards import (
     Cell,
@@ -41,6 +42,7 @@ __all__ = [
     "evidence_for_download",
     "hidden_cell_count",
     "plan_cases",
+    "scored_case_ids",
     "plan_default_profile",
     "plan_groups",
     "profile_choice",

@@ -29,6 +29,7 @@ from ..selectors import (
     plan_groups,
     profile_in_use,
     profiles_with_scenarios,
+    scored_case_ids,
 )
 from ..verification import CASE_CAPABILITIES
 
@@ -51,6 +52,7 @@ class PlanPage(EvaluationMixin, PageAction):
         return {
             "groups": groups,
             "cases": plan_cases(e).prefetch_related(*CASE_CAPABILITIES),
+            "scored_cases": scored_case_ids(e),
             "profiles": profiles,
             "default_profile": plan_default_profile(e, profiles),
             "profile_in_use": profile_in_use(groups, profiles),
