@@ -73,6 +73,7 @@ def test_evaluations_names_no_higher_apps_urls_permissions_or_templates():
     files = [
         *(p for p in (ROOT / "evaluations").rglob("*.py") if "migrations" not in p.parts),
         *(ROOT / "templates" / "evaluations").rglob("*.html"),
+        *(ROOT / "templates" / "evaluations").rglob("*.jinja"),
     ]
     named = {
         f"{path.relative_to(ROOT)}: {match}"
