@@ -27,6 +27,7 @@ from .scorecards import (
     evidence_for_download,
     hidden_cell_count,
     scorecard,
+    scorecard_cell,
 )
 
 __all__ = [
@@ -51,4 +52,5 @@ __all__ = [
     "results",
     "results_by_type",
     "scorecard",
+    "scorecard_cell",
 ]

@@ -308,22 +308,14 @@ def _build_rows(block, cases, candidates, consensus, evaluation, user, see_all) 
     """The rows of one group, from its Score rows (with their reviewers) and, in one query,
     the evidence behind them."""
     group_id, me = block.plan_group.group_id, user.pk
-    scores = list(
+    scores = _with_reviewers(
         Score.objects.filter(
             case__evaluation=evaluation, case__group_id=group_id, candidate__in=candidates
-        ).order_by("submitted_at", "pk")
+        )
     )
-    # The few reviewers once each, not once per score: a cell shows a reviewer's name only, so
-    # what would be parsed for nothing is left out.
-    reviewers = get_user_model().objects.filter(pk__in={s.reviewer_id for s in scores})
-    reviewers = reviewers.only("pk", "username", "first_name", "last_name").in_bulk()
-    for s in scores:
-        s.reviewer = reviewers[s.reviewer_id]
-    files: dict[int, list[Evidence]] = {}
-    for evidence in Evidence.objects.filter(
-        score__case__evaluation=evaluation, score__case__group_id=group_id
-    ):
-        files.setdefault(evidence.score_id, []).append(evidence)
+    files = _evidence_by_score(
+        Evidence.objects.filter(score__case__evaluation=evaluation, score__case__group_id=group_id)
+    )
     by_cell: dict[tuple[int, int], list[Score]] = {}
     for s in scores:
         by_cell.setdefault((s.case_id, s.candidate_id), []).append(s)
@@ -345,6 +337,39 @@ def _build_rows(block, cases, candidates, consensus, evaluation, user, see_all) 
             cell.their_evidence = [e for s in cell.visible for e in files.get(s.pk, [])]
             row.cells.append(cell)
         block.rows.append(row)
+
+
+def scorecard_cell(evaluation: Evaluation, user, case: PlanCase, candidate: Candidate) -> Cell:
+    """One cell as `user` sees it on the scorecard (the same blind rule and conflict marks),
+    read from that cell's rows alone: what the answer to a save shows, without the grid."""
+    conflicts.mark_candidates([candidate], evaluation, user)
+    scores = _with_reviewers(Score.objects.filter(case=case, candidate=candidate))
+    agreed = Consensus.objects.filter(case=case, candidate=candidate)
+    agreed = agreed.select_related("decided_by").first()
+    see_all = user.has_perm("poc.see_all_scores", evaluation)
+    cell, _values, _hidden = _cell(case, candidate, scores, agreed, user.pk, see_all)
+    files = _evidence_by_score(Evidence.objects.filter(score__in=[s.pk for s in scores]))
+    cell.my_evidence = files.get(cell.mine.pk, []) if cell.mine else []
+    cell.their_evidence = [e for s in cell.visible for e in files.get(s.pk, [])]
+    return cell
+
+
+def _with_reviewers(scores) -> list[Score]:
+    """The scores in the order cells read them, each with its reviewer: the few reviewers are
+    read once each, not joined to every score, and only what a cell shows of them (a name)."""
+    scores = list(scores.order_by("submitted_at", "pk"))
+    reviewers = get_user_model().objects.filter(pk__in={s.reviewer_id for s in scores})
+    reviewers = reviewers.only("pk", "username", "first_name", "last_name").in_bulk()
+    for s in scores:
+        s.reviewer = reviewers[s.reviewer_id]
+    return scores
+
+
+def _evidence_by_score(evidence) -> dict[int, list[Evidence]]:
+    files: dict[int, list[Evidence]] = {}
+    for item in evidence:
+        files.setdefault(item.score_id, []).append(item)
+    return files
 
 
 def draft_count(evaluation: Evaluation, user, candidate: Candidate | None = None) -> int:

@@ -30,12 +30,13 @@ from ..forms import (
     ScoreForm,
     SubmitScoresForm,
 )
-from ..models import Evidence, PlanCase, Score
+from ..models import Evidence, PlanCase, PlanGroup, Score
 from ..selectors import (
     draft_count,
     evidence_for_download,
     results,
     scorecard,
+    scorecard_cell,
 )
 
 
@@ -154,14 +155,10 @@ class CellView(CellMixin, EvaluationMixin, PageAction, View):
 
     def context(self, form=None, error=None, **extra):
         case, candidate = self.cell_target
-        # Built with the rest of its group: the same blind rule and conflict marks as the page.
-        card = scorecard(self.evaluation, self.request.user, group=case.group.key)
-        cell = next(
-            (c for c in card.cells() if c.case.pk == case.pk and c.candidate.pk == candidate.pk),
-            None,
-        )
-        if cell is None:
+        if not PlanGroup.objects.filter(evaluation=self.evaluation, group=case.group).exists():
             raise Http404  # a case of a group the plan no longer has
+        # Read alone, with the same blind rule and conflict marks as the page.
+        cell = scorecard_cell(self.evaluation, self.request.user, case, candidate)
         return {
             "cell": cell,
             "can_score": self.request.user.has_perm("poc.score", self.evaluation),

@@ -43,7 +43,7 @@ KEPT_QUERIES = 8
 # The first page a member opens after a change also computes and stores the status strip's
 # count (evaluations/digests.py): the evaluation's data and reminders, about 17 queries more.
 COLD_STRIP = 17
-CELL_QUERIES = 32  # +2: the write moves its evaluation's stamp, found through the candidate
+CELL_QUERIES = 29  # the save, then the one cell read alone (scorecard_cell), not its group
 
 
 @pytest.fixture
