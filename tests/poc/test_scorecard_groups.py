@@ -202,3 +202,42 @@ def test_a_draft_keeps_its_outcome_in_either_language(client, evaluation, plan, 
         other = body.split(f'id="cell-{case.pk}-{plan[1].pk}"')[1].split("</td>")[0]
         assert f'<option value="not_run">{not_run}</option>' in other
         assert " selected" not in other
+
+
+def test_a_cell_read_alone_is_the_cell_of_its_group_for_every_viewer(evaluation, plan, people):
+    """What a save answers (scorecard_cell) is what the group shows: the same blind rule, the
+    same consensus, evidence and conflict marks, for a reviewer who has not scored yet too."""
+    from poc.selectors import scorecard_cell
+
+    editor, reviewer = people[MemberRole.EDITOR], people[MemberRole.REVIEWER]
+    submit_group(editor, evaluation, plan, "batch_training", value="4")
+    case = cases_of(evaluation, "batch_training")[0]
+    services.score_save(
+        user=reviewer, case=case, candidate=plan[1], score="1", expected_version=None
+    )
+    for viewer in (people[MemberRole.OWNER], editor, reviewer, people[MemberRole.VIEWER]):
+        card = scorecard(evaluation, viewer, group="batch_training")
+        for cell in card.cells():
+            alone = scorecard_cell(evaluation, viewer, cell.case, cell.candidate)
+            seen = (
+                alone.value,
+                alone.hidden_count,
+                [s.pk for s in alone.visible],
+                alone.mine and alone.mine.pk,
+                alone.consensus,
+                alone.disagreement,
+                alone.my_evidence,
+                alone.their_evidence,
+                getattr(alone.candidate, "scoring_block", ""),
+            )
+            assert seen == (
+                cell.value,
+                cell.hidden_count,
+                [s.pk for s in cell.visible],
+                cell.mine and cell.mine.pk,
+                cell.consensus,
+                cell.disagreement,
+                cell.my_evidence,
+                cell.their_evidence,
+                getattr(cell.candidate, "scoring_block", ""),
+            ), (viewer, cell.case, cell.candidate)
