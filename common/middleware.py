@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from .logs import clean_request_id, request_id
 from .parsing import json_loads
+from .sqlite3.base import READING
 
 request_log = logging.getLogger("shortlist.request")
 
@@ -122,3 +123,22 @@ class RefuseNulMiddleware:
         if content_type.startswith(("application/json", "text/")):
             return b"\x00" in request.body or b"\\u0000" in request.body
         return False  # multipart: files may hold NUL; form fields refuse it in text
+
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+class ReadRequestMiddleware:
+    """Marks a request with a safe method as one that reads, for as long as it is answered: on
+    SQLite its transaction then begins deferred and takes no write lock (common/sqlite3/base.py).
+    Other databases ignore the mark."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        token = READING.set(request.method in SAFE_METHODS)
+        try:
+            return self.get_response(request)
+        finally:
+            READING.reset(token)

@@ -320,10 +320,14 @@ def _stamp_values(ids: list[int]) -> dict[int, tuple[int, str]]:
     found = {pk: (seq, epoch) for pk, seq, epoch in current.values_list("pk", "seq", "epoch")}
     missing = [pk for pk in ids if pk not in found]
     if missing:  # and no digest may count from a stamp that was not there
-        StatusDigest.objects.filter(evaluation_id__in=missing).delete()
-        StatusStamp.objects.bulk_create(
-            [StatusStamp(evaluation_id=pk) for pk in missing], ignore_conflicts=True
-        )
+        try:
+            with transaction.atomic():
+                StatusDigest.objects.filter(evaluation_id__in=missing).delete()
+                StatusStamp.objects.bulk_create(
+                    [StatusStamp(evaluation_id=pk) for pk in missing], ignore_conflicts=True
+                )
+        except DatabaseError:  # a reading request on SQLite without the write lock: next time
+            log.info("Stamps not made for %s evaluations", len(missing), exc_info=True)
         made = StatusStamp.objects.filter(evaluation_id__in=missing)
         found.update(
             {pk: (seq, epoch) for pk, seq, epoch in made.values_list("pk", "seq", "epoch")}

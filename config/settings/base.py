@@ -57,6 +57,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "common.middleware.RefuseNulMiddleware",
+    # A GET reads beside the others on SQLite, without the write lock (common/sqlite3/base.py).
+    "common.middleware.ReadRequestMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -122,6 +124,7 @@ SQLITE_OPTIONS = {
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["ENGINE"] = "common.sqlite3"  # reads take no write lock: see there
     DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
 # A web or worker process keeps its PostgreSQL connection between requests (checked before it
 # is reused) instead of opening one per request: a new connection costs the server a process

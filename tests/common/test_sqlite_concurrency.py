@@ -71,3 +71,102 @@ def test_without_them_the_same_load_fails(tmp_path, django_db_blocker):
     with django_db_blocker.unblock():
         errors = hammer(tmp_path / "plain.sqlite3", {"timeout": 0.05})
     assert any("locked" in e for e in errors)
+
+
+def reader_and_writer(path, *, reading: bool) -> dict:
+    """A request's transaction that reads, holds while another request writes, and reads again:
+    what the writer met and what the reader saw the second time."""
+    from common.sqlite3.base import READING
+    from common.sqlite3.base import DatabaseWrapper as ProjectWrapper
+
+    def project(alias):
+        return ProjectWrapper(
+            {**connect(path, {}).settings_dict, "OPTIONS": settings.SQLITE_OPTIONS}, alias=alias
+        )
+
+    setup = project("setup")
+    with setup.cursor() as c:
+        c.execute("CREATE TABLE IF NOT EXISTS counter (id INTEGER PRIMARY KEY, n INTEGER)")
+        c.execute("INSERT OR REPLACE INTO counter VALUES (1, 0)")
+    setup.close()
+    read_once, written = threading.Event(), threading.Event()
+    seen: dict = {}
+
+    def reader():
+        conn = project(f"reader-{threading.get_ident()}")
+        connections[conn.alias] = conn
+        token = READING.set(reading)
+        try:
+            with transaction.atomic(using=conn.alias), conn.cursor() as c:
+                c.execute("SELECT n FROM counter WHERE id = 1")
+                read_once.set()
+                written.wait(timeout=3)
+                c.execute("SELECT n FROM counter WHERE id = 1")
+                seen["reader"] = c.fetchone()[0]
+        finally:
+            READING.reset(token)
+            conn.close()
+
+    def writer():
+        read_once.wait(timeout=3)
+        conn = project(f"writer-{threading.get_ident()}")
+        conn.settings_dict["OPTIONS"] = {**settings.SQLITE_OPTIONS, "timeout": 0.3}
+        connections[conn.alias] = conn
+        try:
+            with transaction.atomic(using=conn.alias), conn.cursor() as c:
+                c.execute("UPDATE counter SET n = n + 1 WHERE id = 1")
+            seen["writer"] = "saved"
+        except Exception as exc:  # noqa: BLE001 - reported
+            seen["writer"] = str(exc)
+        finally:
+            written.set()
+            conn.close()
+
+    threads = [threading.Thread(target=reader), threading.Thread(target=writer)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return seen
+
+
+def test_a_reading_request_lets_a_writer_through_and_keeps_its_snapshot(
+    tmp_path, django_db_blocker
+):
+    """A GET's transaction begins deferred (common/sqlite3/base.py): a save goes through while
+    the page is being read, and the page reads one consistent state throughout."""
+    with django_db_blocker.unblock():
+        seen = reader_and_writer(tmp_path / "read.sqlite3", reading=True)
+    assert seen == {"writer": "saved", "reader": 0}
+
+
+def test_a_request_that_writes_still_takes_the_lock_first(tmp_path, django_db_blocker):
+    """Any other request begins IMMEDIATE, as before: holding the lock, it keeps a writer out."""
+    with django_db_blocker.unblock():
+        seen = reader_and_writer(tmp_path / "write.sqlite3", reading=False)
+    assert "locked" in seen["writer"] and seen["reader"] == 0
+
+
+def test_only_requests_with_a_safe_method_are_marked_as_reading(rf):
+    from common.middleware import ReadRequestMiddleware
+    from common.sqlite3.base import READING
+
+    marks = {}
+
+    def view(request):
+        marks[request.method] = READING.get()
+        return None
+
+    middleware = ReadRequestMiddleware(view)
+    for method in ("get", "head", "options", "post", "put", "patch", "delete"):
+        middleware(getattr(rf, method)("/"))
+    assert marks == {
+        "GET": True,
+        "HEAD": True,
+        "OPTIONS": True,
+        "POST": False,
+        "PUT": False,
+        "PATCH": False,
+        "DELETE": False,
+    }
+    assert READING.get() is False  # and nothing is left marked after the request
