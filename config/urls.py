@@ -36,6 +36,7 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
+    path("accounts/tokens/", include("apitokens.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("catalog/", include("catalog.urls")),
     path("evaluations/", include("evaluations.urls")),

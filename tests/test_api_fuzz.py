@@ -1,8 +1,8 @@
 """Property-based fuzz of the whole REST API against its own OpenAPI schema (schemathesis).
 
 The schema is the one the app serves at /api/schema/, loaded in-process through Django's WSGI
-application, and every request goes the whole way (middleware, HTTP Basic sign-in through
-django-axes, DRF, the services) inside this test's transaction. For every operation of the
+application, and every request goes the whole way (middleware, a personal API token,
+DRF, the services) inside this test's transaction. For every operation of the
 schema, Hypothesis generates requests in both modes: positive (what the schema says is valid)
 and negative (what it says is not). Path parameters are mostly replaced by ids and keys of real
 rows, of an evaluation holding every kind of object (tests.factories.make_everything) or of one
@@ -18,14 +18,15 @@ ran; the test prints it and checks it.
 
 from __future__ import annotations
 
-import base64
 from contextlib import contextmanager
+from datetime import timedelta
 
 import pytest
 import schemathesis
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections, transaction
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
@@ -39,6 +40,7 @@ from schemathesis.specs.openapi.checks import (
 )
 from werkzeug.test import Client
 
+from apitokens.services import token_create
 from catalog.models import (
     AcceleratorFamily,
     AcceleratorSupport,
@@ -56,7 +58,6 @@ from reports import services as report_services
 from responsibility.selectors import active_areas, parties_for
 from signoff.models import Approval
 from tests.factories import (
-    PASSWORD,
     CapabilityGroupFactory,
     SolutionFactory,
     SolutionTypeFactory,
@@ -85,9 +86,12 @@ CHECKS = [
 RUN = {"operations": 0, "cases": 0, "succeeded": set()}  # succeeded: operations that got a 2xx
 
 
-def basic(user) -> dict:
-    token = base64.b64encode(f"{user.username}:{PASSWORD}".encode()).decode()
-    return {"Authorization": f"Basic {token}"}
+def bearer(user) -> dict:
+    """A read-and-write API token of `user`'s, as a script sends it."""
+    _token, secret = token_create(
+        user=user, name="fuzz", scope="write", expires=timezone.localdate() + timedelta(days=1)
+    )
+    return {"Authorization": f"Bearer {secret}"}
 
 
 @contextmanager
@@ -193,7 +197,7 @@ def world(evaluation, owner, people, admin_user, monkeypatch):
     sealed = make_everything(owner, people, sealed=True)
     known = known_values(everything, evaluation, run, sealed)
     assert all(known.values()), known
-    return {"known": known, "owner": basic(owner), "admin": basic(admin_user)}
+    return {"known": known, "owner": bearer(owner), "admin": bearer(admin_user)}
 
 
 def fuzz(operation, client: Client, auth: dict, known: dict, versions: dict) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import environ
 from django.utils.translation import gettext_lazy as _
 
+from .api import KNOX_TOKEN_MODEL, REST_FRAMEWORK, REST_KNOX, SPECTACULAR_SETTINGS  # noqa: F401
 from .directory import directory_settings, with_directory
 from .logs import log_settings
 from .oidc import oidc_settings, with_oidc, with_provider_in_csp
@@ -49,6 +50,8 @@ INSTALLED_APPS = [
     "reports",
     "signoff",
     "portable",
+    "knox",
+    "apitokens",
 ]
 
 MIDDLEWARE = [
@@ -306,47 +309,12 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 # common/docs.py; build output, not in git. Unbuilt, /docs/ says how to build it.
 DOCS_SITE_ROOT = VAR_DIR / "docs-site"
 
-REST_FRAMEWORK = {
-    # Basic first: an API call without valid credentials answers 401 with WWW-Authenticate.
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.BasicAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
-    ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": [
-        "common.drf.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "common.drf.MultiPartParser",
-    ],
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "common.drf.Pagination",
-    "DEFAULT_METADATA_CLASS": "common.drf.Metadata",
-    "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "common.http.AutoSchema",
-    "EXCEPTION_HANDLER": "common.api.exception_handler",
-}
-SPECTACULAR_SETTINGS = {
-    "TITLE": "Shortlist API",
-    "DESCRIPTION": "Catalog, evaluations and reports for choosing a GPU scheduling platform.",
-    "VERSION": "1.0.0",
-    "SERVE_INCLUDE_SCHEMA": False,
-    # Swagger UI assets come from drf-spectacular-sidecar: nothing is fetched from a CDN.
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
-    # Choice sets that share a field name (status, role, level) get distinct names.
-    "ENUM_NAME_OVERRIDES": {
-        "EvaluationStatusEnum": "evaluations.models.Status",
-        "ReportRunStatusEnum": "reports.models.RunStatus",
-        "LayerRoleEnum": "evaluations.models.LayerRole",
-        "MemberRoleEnum": "evaluations.models.MemberRole",
-        "SupportLevelEnum": "catalog.models.SupportLevel",
-    },
-    "POSTPROCESSING_HOOKS": [
-        "drf_spectacular.hooks.postprocess_schema_enums",
-        "common.schema_hooks.document_unsupported_media_type",
-    ],
-}
+# --- The REST API (config/settings/api.py): DRF, its schema, personal tokens ----------------
+API_TOKEN_MAX_DAYS = env.int("API_TOKEN_MAX_DAYS", default=365)
+# HTTP Basic runs the password hasher on every call: off unless an installation needs it for
+# old scripts, and then its attempts are limited per client address.
+API_BASIC_AUTH = env.bool("API_BASIC_AUTH", default=False)
+API_BASIC_AUTH_RATE = env("API_BASIC_AUTH_RATE", default="30/min")
 
 # Celery. With REDIS_URL (production, docker compose, CI) the broker is Redis. Without it (the
 # embedded default of `make run`) the broker is kombu's filesystem transport: messages are files

@@ -3,8 +3,11 @@ console error, does not scroll sideways (grids scroll inside their own frame), h
 id, and axe-core finds no serious or critical accessibility violation. A screenshot of each
 page is saved to test-artifacts/ so a person can look at the layout."""
 
+from datetime import date, timedelta
+
 import pytest
 
+from apitokens.services import token_create
 from evaluations.models import MemberRole
 from tests.browser.checks import page_problems
 from tests.factories import make_everything
@@ -12,6 +15,7 @@ from tests.factories import make_everything
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WIDTHS = {"desktop": 1440, "phone": 390}
+DAYS = timedelta(days=30)
 
 
 def pages_to_visit(evaluation):
@@ -44,6 +48,7 @@ def pages_to_visit(evaluation):
         ("catalog", "/catalog/"),
         ("catalog-detail", "/catalog/slurm/"),
         ("catalog-compare", "/catalog/compare/?s=slurm&s=volcano&s=kuberay"),
+        ("api-tokens", "/accounts/tokens/"),
     ]
 
 
@@ -54,6 +59,7 @@ def test_every_page_fits_the_screen_and_passes_axe(
 ):
     evaluation = make_everything(owner, people, sealed=False)
     assert people[MemberRole.OWNER] == owner
+    token_create(user=owner, name="POC import 导入", scope="write", expires=date.today() + DAYS)
     width = WIDTHS[device]
     page = session(owner, width=width, language=language)
     console_errors = page.console_errors

@@ -19,6 +19,8 @@ SOURCES = [
     "poc",
     "reports",
     "signoff",
+    "portable",
+    "apitokens",
     "templates",
 ]
 

@@ -25,7 +25,12 @@ def basic(username, password):
     return Client().get("/api/evaluations/", HTTP_AUTHORIZATION=f"Basic {token}")
 
 
-@override_settings(AXES_FAILURE_LIMIT=5)
+# HTTP Basic is off by default (apitokens/auth.py); where an installation turns it on, the lockout
+# covers it too. Its own attempt limit is set high here: this is about the lockout.
+BASIC_ON = {"API_BASIC_AUTH": True, "API_BASIC_AUTH_RATE": "1000/min"}
+
+
+@override_settings(AXES_FAILURE_LIMIT=5, **BASIC_ON)
 def test_the_form_locks_after_wrong_passwords_and_an_admin_unlocks(client):
     tao = make_user(roles.TECH_LEAD, username="tao")
     for _ in range(4):
@@ -41,16 +46,17 @@ def test_the_form_locks_after_wrong_passwords_and_an_admin_unlocks(client):
     assert int(client.session["_auth_user_id"]) == tao.pk
 
 
-@override_settings(AXES_FAILURE_LIMIT=5)
+@override_settings(AXES_FAILURE_LIMIT=5, **BASIC_ON)
 def test_http_basic_locks_and_answers_401_with_a_challenge():
     make_user(roles.TECH_LEAD, username="tao")
     anonymous = Client().get("/api/evaluations/")
-    assert anonymous.status_code == 401 and anonymous["WWW-Authenticate"].startswith("Basic")
+    assert anonymous.status_code == 401
+    assert anonymous["WWW-Authenticate"] == 'Bearer, Basic realm="api"'
     assert basic("tao", PASSWORD).status_code == 200
     for _ in range(30):
         assert basic("tao", "wrong-guess").status_code == 401
     refused = basic("tao", PASSWORD)
-    assert refused.status_code == 401 and refused["WWW-Authenticate"].startswith("Basic")
+    assert refused.status_code == 401 and "Basic" in refused["WWW-Authenticate"]
 
 
 def test_the_admin_lists_and_deletes_lockouts(client):
