@@ -14,7 +14,7 @@ OIDC_PROVIDER := tests/oidc_provider
 # expensive set-up are grouped onto one worker (xdist_group, --dist loadgroup).
 TEST_WORKERS ?= auto
 
-.PHONY: run test install install-test system-deps system-deps-test translations migrate messages seed \
+.PHONY: bench-session run test install install-test system-deps system-deps-test translations migrate messages seed \
 	lint format worker beat bench bench-scale docs clean
 
 run: install translations docs
@@ -94,6 +94,11 @@ beat: install translations
 bench: install translations
 	$(BIN)/python bench/catalog_compare.py
 	$(BIN)/python bench/report_render.py
+
+# Readers and a writer on the large evaluation under gunicorn, on SQLite and on PostgreSQL
+# (bench/poc_session.py; a database of its own on postgres://postgres@127.0.0.1:5432).
+bench-session: install translations
+	$(BIN)/python bench/poc_session.py
 
 # Lists, tabs and a load mix at 1,000 evaluations (bench/scale.py): PostgreSQL only, in a
 # database of its own, e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/shortlist_scale.

@@ -5,10 +5,11 @@ and on PostgreSQL, with ratios to a /livez floor measured in the same run.
 For each database:
 
 * the database: a throwaway SQLite file (with the options the embedded default runs with: WAL,
-  IMMEDIATE transactions, a 20 s busy timeout), or PostgreSQL: DATABASE_URL when it names one,
-  else a database `shortlist_session_bench` created on postgres://postgres@127.0.0.1:5432 and
-  dropped at the end. Migrated and seeded (`manage.py seed`), then the large evaluation of
-  bench/report_data.py (every seeded solution and one more, 60 cases, 3 reviewers; --quick:
+  IMMEDIATE transactions for writes, deferred ones for reads, a 20 s busy timeout), or
+  PostgreSQL: DATABASE_URL when it names one, else a database `shortlist_session_bench` created
+  on postgres://postgres@127.0.0.1:5432 and dropped at the end. Migrated and seeded (`manage.py
+  seed`), then the large evaluation of bench/report_data.py (8 candidates: the seeded
+  suggestions topped up from the catalog and one more solution, 60 cases, 3 reviewers; --quick:
   12 cases), or with --shape scale the scale bench's (bench/scale_large.py: 7 solutions and a
   stack, 60 cases, 3 reviewers); a writer who joins it as an editor (editors score and answer
   the five questions; reviewers only score) and declares no conflict; and signed-in sessions:

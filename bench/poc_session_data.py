@@ -68,7 +68,7 @@ def database_summary() -> str:
         journal = cursor.fetchone()[0]
     return (
         f"SQLite {connection.Database.sqlite_version} (the embedded default), journal {journal}, "
-        f"transactions {options.get('transaction_mode', 'DEFERRED')}, busy timeout "
+        f"writes begin {options.get('transaction_mode', 'DEFERRED')}, reads DEFERRED, busy timeout "
         f"{options.get('timeout', 5)} s"
     )
 
