@@ -1,6 +1,7 @@
 """The evaluation bench/report_render.py reports on: 8 shortlisted candidates (the seeded
-suggestions topped up from the catalog to seven, and one more solution), all five answers each, prefilled matrices, cost inputs, a POC plan of 60
-cases scored by 3 reviewers, some consensus scores and evidence files, and the users behind it."""
+suggestions topped up from the catalog to seven, and one more solution), all five answers each,
+prefilled matrices, cost inputs, a POC plan of 60 cases scored by 3 reviewers, some consensus
+scores and evidence files, and the users behind it."""
 
 import hashlib
 import random
