@@ -3,6 +3,7 @@ for their turn instead of failing with "database is locked" (which answered 500 
 
 import threading
 
+import pytest
 from django.conf import settings
 from django.db import connections, transaction
 from django.db.backends.sqlite3.base import DatabaseWrapper
@@ -170,3 +171,46 @@ def test_only_requests_with_a_safe_method_are_marked_as_reading(rf):
         "DELETE": False,
     }
     assert READING.get() is False  # and nothing is left marked after the request
+
+
+def test_a_reading_request_gives_up_a_write_at_once_and_waits_again_afterwards(
+    tmp_path, django_db_blocker
+):
+    """What a reading request stores for later (a row status) is skipped rather than queued
+    behind a save holding the lock; the connection's full busy timeout is back when it ends."""
+    import time
+
+    from common.sqlite3.base import READING
+    from common.sqlite3.base import DatabaseWrapper as ProjectWrapper
+
+    path = tmp_path / "busy.sqlite3"
+    with django_db_blocker.unblock():
+        writer = ProjectWrapper(
+            {**connect(path, {}).settings_dict, "OPTIONS": settings.SQLITE_OPTIONS}, alias="w"
+        )
+        reader = ProjectWrapper(
+            {**connect(path, {}).settings_dict, "OPTIONS": settings.SQLITE_OPTIONS}, alias="r"
+        )
+        connections["w"], connections["r"] = writer, reader
+        with writer.cursor() as c:
+            c.execute("CREATE TABLE t (n INTEGER)")
+        token = READING.set(True)
+        try:
+            with transaction.atomic(using="w"), writer.cursor() as w:
+                w.execute("INSERT INTO t VALUES (1)")  # holds the write lock meanwhile
+                start = time.monotonic()
+                with (
+                    pytest.raises(Exception, match="locked"),
+                    transaction.atomic(using="r"),
+                    reader.cursor() as r,
+                ):
+                    r.execute("SELECT count(*) FROM t")
+                    r.execute("INSERT INTO t VALUES (2)")
+                assert time.monotonic() - start < 2  # not the 20 s timeout
+        finally:
+            READING.reset(token)
+        with reader.cursor() as r:
+            r.execute("PRAGMA busy_timeout")
+            assert r.fetchone()[0] == settings.SQLITE_OPTIONS["timeout"] * 1000
+        writer.close()
+        reader.close()
