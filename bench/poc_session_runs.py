@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from bench.poc_session_data import Session, writer_versions
 from bench.poc_session_writer import HttpTransport, Save, Writer, write_at
-from bench.scale_measure import Load
-from bench.scale_server import RssWatch, Server, fetch, percentile
+from bench.scale_measure import Load, drive
+from bench.scale_server import Server, fetch, percentile
 
 
 @dataclass
@@ -31,33 +31,7 @@ class Clients:
 def clients(server: Server, label: str, n: int, seconds: float, request_for) -> Clients:
     """`n` threads, client k sending request_for(k, i) = (path, session) for its i-th request,
     each as soon as the one before is answered, until `seconds` are up."""
-    deadline = time.perf_counter() + seconds
-    times: list[float] = []
-    failures: list[str] = []
-    by_path: dict[str, list[float]] = {}
-    lock = threading.Lock()
-
-    def client(k: int) -> None:
-        i = 0
-        while time.perf_counter() < deadline:
-            path, session = request_for(k, i)
-            i += 1
-            got = fetch(server.port, path, session)
-            with lock:
-                times.append(got.seconds)
-                by_path.setdefault(path, []).append(got.seconds)
-                if not got.ok:
-                    failures.append(str(got.status))
-
-    threads = [threading.Thread(target=client, args=(k,)) for k in range(n)]
-    with RssWatch(server) as rss:
-        start = time.perf_counter()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        elapsed = time.perf_counter() - start
-    return Clients(Load(label, elapsed, times, failures, rss.peak_mb), by_path)
+    return Clients(*drive(server, label, n, seconds, request_for))
 
 
 def floor(server: Server, n: int, seconds: float) -> Clients:

@@ -168,25 +168,31 @@ class Load:
         return percentile(self.times, 0.95)
 
 
-def load(server: Server, label: str, mix: list[tuple[str, str | None]], seconds: float) -> Load:
-    """CLIENTS threads, each sending the mix's requests round-robin until the time is up."""
+def drive(
+    server: Server, label: str, n: int, seconds: float, request_for
+) -> tuple[Load, dict[str, list[float]]]:
+    """`n` threads, client k sending request_for(k, i) = (path, session) for its i-th request,
+    each as soon as the one before is answered, until `seconds` are up; the load and the times
+    per path."""
     deadline = time.perf_counter() + seconds
     times: list[float] = []
     failures: list[str] = []
+    by_path: dict[str, list[float]] = {}
     lock = threading.Lock()
 
     def client(k: int) -> None:
-        i = k
+        i = 0
         while time.perf_counter() < deadline:
-            path, session = mix[i % len(mix)]
+            path, session = request_for(k, i)
             i += 1
             got = fetch(server.port, path, session)
             with lock:
                 times.append(got.seconds)
+                by_path.setdefault(path, []).append(got.seconds)
                 if not got.ok:
                     failures.append(str(got.status))
 
-    threads = [threading.Thread(target=client, args=(k,)) for k in range(CLIENTS)]
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(n)]
     with RssWatch(server) as rss:
         start = time.perf_counter()
         for t in threads:
@@ -194,4 +200,9 @@ def load(server: Server, label: str, mix: list[tuple[str, str | None]], seconds:
         for t in threads:
             t.join()
         elapsed = time.perf_counter() - start
-    return Load(label, elapsed, times, failures, rss.peak_mb)
+    return Load(label, elapsed, times, failures, rss.peak_mb), by_path
+
+
+def load(server: Server, label: str, mix: list[tuple[str, str | None]], seconds: float) -> Load:
+    """CLIENTS threads, each sending the mix's requests round-robin until the time is up."""
+    return drive(server, label, CLIENTS, seconds, lambda k, i: mix[(k + i) % len(mix)])[0]
