@@ -204,6 +204,21 @@ def test_a_draft_keeps_its_outcome_in_either_language(client, evaluation, plan, 
         assert " selected" not in other
 
 
+def shown(cell) -> tuple:
+    """What a cell shows its viewer."""
+    return (
+        cell.value,
+        cell.hidden_count,
+        [s.pk for s in cell.visible],
+        cell.mine and cell.mine.pk,
+        cell.consensus,
+        cell.disagreement,
+        cell.my_evidence,
+        cell.their_evidence,
+        getattr(cell.candidate, "scoring_block", ""),
+    )
+
+
 def test_a_cell_read_alone_is_the_cell_of_its_group_for_every_viewer(evaluation, plan, people):
     """What a save answers (scorecard_cell) is what the group shows: the same blind rule, the
     same consensus, evidence and conflict marks, for a reviewer who has not scored yet too."""
@@ -219,25 +234,4 @@ def test_a_cell_read_alone_is_the_cell_of_its_group_for_every_viewer(evaluation,
         card = scorecard(evaluation, viewer, group="batch_training")
         for cell in card.cells():
             alone = scorecard_cell(evaluation, viewer, cell.case, cell.candidate)
-            seen = (
-                alone.value,
-                alone.hidden_count,
-                [s.pk for s in alone.visible],
-                alone.mine and alone.mine.pk,
-                alone.consensus,
-                alone.disagreement,
-                alone.my_evidence,
-                alone.their_evidence,
-                getattr(alone.candidate, "scoring_block", ""),
-            )
-            assert seen == (
-                cell.value,
-                cell.hidden_count,
-                [s.pk for s in cell.visible],
-                cell.mine and cell.mine.pk,
-                cell.consensus,
-                cell.disagreement,
-                cell.my_evidence,
-                cell.their_evidence,
-                getattr(cell.candidate, "scoring_block", ""),
-            ), (viewer, cell.case, cell.candidate)
+            assert shown(alone) == shown(cell), (viewer, cell.case, cell.candidate)
