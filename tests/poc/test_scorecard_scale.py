@@ -35,7 +35,8 @@ MAX_HTML = 200 * 1024
 # Queries of the whole page, most of them the evaluation's tabs and status strip; the
 # scorecard's own part is a fixed handful, whatever the evaluation's size.
 # +1 each: the page reads its evaluation's stamp first, to look for a kept copy (pagecache).
-SCORECARD_QUERIES = 31
+# +1: the shown group's reviewers are read once each, not joined to every one of its scores.
+SCORECARD_QUERIES = 32
 GROUP_QUERIES = 16  # the grid alone, when htmx swaps in another group
 RESULTS_QUERIES = 30
 # A kept page: the session, the user, their roles, the evaluation, membership and the stamp.
