@@ -38,6 +38,14 @@ class TokenAuthentication(KnoxTokenAuthentication):
         bearer = super().authenticate_header(request)
         return f'{bearer}, Basic realm="api"' if settings.API_BASIC_AUTH else bearer
 
+    def authenticate_credentials(self, token: bytes):
+        # A header that is not text (hostile or broken) is a wrong token, not a server error.
+        try:
+            token.decode("utf-8")
+        except UnicodeDecodeError:
+            raise exceptions.AuthenticationFailed(_("Invalid token.")) from None
+        return super().authenticate_credentials(token)
+
     def validate_user(self, auth_token: ApiToken):
         user, token = super().validate_user(auth_token)
         now = timezone.now()

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views import View
 
@@ -28,8 +29,11 @@ class TokensView(LoginRequiredMixin, View):
         if not form.is_valid():
             return self.page(request, form, status=400)
         token, secret = services.token_create(user=request.user, **form.cleaned_data)
-        # Answered here, not after a redirect: the secret is never stored, not even in a session.
-        return self.page(request, TokenForm(user=request.user), secret=(token, secret), status=201)
+        # Answered here, not after a redirect: the secret is never stored, not even in a session,
+        # nor kept by a browser's or a proxy's cache.
+        page = self.page(request, TokenForm(user=request.user), secret=(token, secret), status=201)
+        add_never_cache_headers(page)
+        return page
 
 
 class RevokeView(LoginRequiredMixin, View):

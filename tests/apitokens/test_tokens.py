@@ -45,6 +45,7 @@ def test_the_secret_is_shown_once_and_only_its_digest_is_stored(client, tech_lea
     assert made.status_code == 201
     secret = made.context["secret"][1]
     assert secret.startswith("sl_") and secret in made.content.decode()
+    assert "no-store" in made["Cache-Control"]
     token = ApiToken.objects.get(user=tech_lead)
     assert token.name == "POC import" and token.scope == "read"
     assert token.digest == hashlib.sha512(secret.encode()).hexdigest()
@@ -215,3 +216,10 @@ def test_basic_auth_when_on_works_and_is_limited_per_address(owner):
     other = Client(REMOTE_ADDR="198.51.100.7")
     assert other.get("/api/evaluations/", HTTP_AUTHORIZATION=f"Basic {basic}").status_code == 200
     cache.clear()
+
+
+def test_a_header_that_is_not_text_is_a_refusal_not_an_error():
+    refused = Client().get(
+        "/api/evaluations/", HTTP_AUTHORIZATION=b"Bearer sl_\xff\xfe".decode("latin-1")
+    )
+    assert refused.status_code == 401
