@@ -75,6 +75,9 @@ def machine_env(s3, redis_url: str, media: Path) -> dict[str, str]:
         if not k.startswith(("CELERY_", "REDIS_", "DATABASE_", "DJANGO_", "S3_", "AWS_"))
     }
     env.update(
+        # The test signs in over HTTP Basic (off by default, apitokens/auth.py).
+        API_BASIC_AUTH="true",
+        API_BASIC_AUTH_RATE="10000/min",
         DJANGO_SETTINGS_MODULE="config.settings.test",
         DATABASE_URL=f"postgres://{db['USER']}{password}@{host}:{port}/{db['NAME']}",
         REDIS_URL=redis_url,
