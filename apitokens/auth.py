@@ -17,6 +17,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
@@ -50,8 +51,14 @@ class TokenAuthentication(KnoxTokenAuthentication):
         user, token = super().validate_user(auth_token)
         now = timezone.now()
         if token.last_used_at is None or now - token.last_used_at >= LAST_USE_EVERY:
-            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
-            token.last_used_at = now
+            # In a savepoint: a reading request on SQLite may not get the write lock at once
+            # (common/sqlite3), and then the use is recorded by a later call, not refused.
+            try:
+                with transaction.atomic():
+                    ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+                token.last_used_at = now
+            except DatabaseError:
+                pass
         return user, token
 
     def authenticate(self, request):
