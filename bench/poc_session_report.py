@@ -121,6 +121,12 @@ def print_session(run: SessionRun, floor: Clients, names: dict[str, str]) -> Non
     )
     slowest = ", ".join(f"{names.get(path, path)} {ms(p95)}" for path, p95 in run.readers.slowest())
     print(f"    slowest tabs under this load (p95 ms): {slowest}")
+    rendered = len(r.times) - r.kept
+    per_save = f", {rendered / len(run.saves):.1f} per save" if run.rate and run.saves else ""
+    print(
+        f"    kept pages: {r.kept} of {len(r.times)} reads "
+        f"({100 * (ratio(r.kept, len(r.times)) or 0):.0f} %); rendered {rendered}{per_save}"
+    )
     if run.rate:
         kinds = {k: sum(1 for s in run.saves if s.kind == k) for k in ("score", "answer")}
         statuses = sorted({str(s.status) for s in run.saves if s.outcome == "error"})

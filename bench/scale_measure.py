@@ -154,6 +154,7 @@ class Load:
     times: list[float]
     failures: list[str]
     rss_mb: float
+    kept: int = 0  # answers from the page cache
 
     @property
     def throughput(self) -> float:
@@ -178,6 +179,7 @@ def drive(
     times: list[float] = []
     failures: list[str] = []
     by_path: dict[str, list[float]] = {}
+    kept = [0]
     lock = threading.Lock()
 
     def client(k: int) -> None:
@@ -189,6 +191,7 @@ def drive(
             with lock:
                 times.append(got.seconds)
                 by_path.setdefault(path, []).append(got.seconds)
+                kept[0] += got.kept
                 if not got.ok:
                     failures.append(str(got.status))
 
@@ -200,7 +203,7 @@ def drive(
         for t in threads:
             t.join()
         elapsed = time.perf_counter() - start
-    return Load(label, elapsed, times, failures, rss.peak_mb), by_path
+    return Load(label, elapsed, times, failures, rss.peak_mb, kept[0]), by_path
 
 
 def load(server: Server, label: str, mix: list[tuple[str, str | None]], seconds: float) -> Load:

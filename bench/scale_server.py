@@ -28,6 +28,7 @@ class Fetched:
     seconds: float
     status: int | str  # the HTTP status, or the exception's name when there was no answer
     size: int
+    kept: bool = False  # answered from the page cache (evaluations/pagecache.py)
 
     @property
     def ok(self) -> bool:
@@ -49,7 +50,8 @@ def fetch(port: int, path: str, session: str | None = None, *, htmx: bool = Fals
         connection.request("GET", path, headers=headers)
         response = connection.getresponse()
         body = response.read()
-        return Fetched(time.perf_counter() - start, response.status, len(body))
+        kept = response.getheader("X-Page-Cache") == "hit"
+        return Fetched(time.perf_counter() - start, response.status, len(body), kept)
     except (OSError, http.client.HTTPException) as exc:
         return Fetched(time.perf_counter() - start, type(exc).__name__, 0)
     finally:
