@@ -4,7 +4,6 @@ message; success goes back to it with the list as it is now."""
 
 from __future__ import annotations
 
-from django.shortcuts import redirect
 from django.utils.translation import gettext_lazy
 
 from .. import services
@@ -14,12 +13,10 @@ from .evaluation import EvaluationDetailView
 
 class GateActionView(EvaluationDetailView):
     page_cache = False
+    http_method_names = ["post"]
 
     def gate_asked(self) -> bool:
         return not self.evaluation.is_sealed
-
-    def get(self, request, pk):
-        return redirect(self.success_url())
 
     def success_url(self):
         return f"{self.evaluation.get_absolute_url()}?gate=1#gate"
