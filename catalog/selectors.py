@@ -146,7 +146,7 @@ def row_staleness(row, *, on: date | None, latest_version: str) -> Staleness | N
 def claim_freshness(claim: CapabilityClaim, *, on: date) -> Freshness:
     """Reads the claim's prefetched sources and its solution (loaded with it)."""
     sources = list(claim.sources.all())
-    staleness = row_staleness(claim, on=on, latest_version=claim.solution.latest_version)
+    staleness = row_staleness(claim, on=on, latest_version=claim.solution.known_version())
     days = [claim.checked_on, *(source.checked_on for source in sources)]
     written = checked_as_written(
         [claim.as_of_version, *(s.as_of for s in sources), *day_texts(days)]
