@@ -8,10 +8,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from ..freshness import minor_release
 from ..models import (
     SupportLevel,
 )
-from ..freshness import minor_release
 from .common import CATALOG_NAME, KINDS, MAX_PROBLEMS, SOURCED, BundleRefused
 
 
