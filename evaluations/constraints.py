@@ -11,10 +11,10 @@ and the constraint's verdict is the worst of its capabilities. A constraint that
 accelerator families reads each family's AcceleratorSupport row the same way. An "unknown" row
 says what was read and when, and is unverified; a family with no row at all is unverified too,
 marked `missing` (a hole in the catalog, which the suite keeps from happening for seeded
-entries), so a lack of data is shown as such instead of passing for a finding. A stack's claim for a capability
-is the best of its layers' claims, and the check names the layer (`evaluations.stacks`). A
-violated constraint keeps a decision that chooses the candidate from being recorded, unless the
-owner waived it with a reason.
+entries), so a lack of data is shown as such instead of passing for a finding.
+A stack's claim for a capability is the best of its layers' claims, and the check names the
+layer (`evaluations.stacks`). A violated constraint keeps a decision that chooses the candidate
+from being recorded, unless the owner waived it with a reason.
 Pages, the API, reminders, the decided gate and the report all read `constraint_checks`.
 """
 
