@@ -33,6 +33,25 @@ def multi_tenancy() -> CapabilityClaim:
     )
 
 
+def test_the_seed_records_the_releases_read_from_the_projects_tags():
+    recorded = dict(
+        Solution.objects.exclude(release_version="").values_list("slug", "release_version")
+    )
+    assert recorded == {
+        "slurm": "26.05.3",
+        "volcano": "v1.15.1",
+        "kuberay": "v1.7.0",
+        "kueue": "v0.19.2",
+        "hami": "v2.10.0",
+        "kai-scheduler": "v0.17.0",
+        "koordinator": "v1.8.0",
+    }
+    for entry in Solution.objects.exclude(release_version="").select_related("release_source"):
+        assert entry.release_date and entry.release_source.checked_on, entry.slug
+        # the release is the version the entry's claims were read against: none is stale by it
+        assert entry.release_version == entry.latest_version, entry.slug
+
+
 def test_the_seed_records_volcanos_latest_release_with_its_source():
     entry = volcano()
     assert entry.release_version == "v1.15.1"
@@ -133,10 +152,11 @@ def test_a_bundle_with_a_release_written_wrong_is_refused_with_where(release, wh
 def test_entries_with_an_old_release_are_listed_for_review():
     assert not release_outdated(datetime.date(2026, 7, 30), on=DAY, months=6)
     assert release_outdated(datetime.date(2026, 5, 31), on=DAY, months=6)
-    assert releases_to_review(DAY).outdated == []
+    # Koordinator's v1.8.0 (tagged 2026-04-16) is over six months old on the suite's day.
+    assert [s.slug for s in releases_to_review(DAY).outdated] == ["koordinator"]
     Solution.objects.filter(slug="volcano").update(release_date=datetime.date(2026, 3, 1))
     review = releases_to_review(DAY)
-    assert [s.slug for s in review.outdated] == ["volcano"]
+    assert [s.slug for s in review.outdated] == ["volcano", "koordinator"]  # oldest first
     assert "volcano" not in {s.slug for s in review.unrecorded}
     assert "runai" in {s.slug for s in review.unrecorded}
     assert releases_to_review(DAY, months=12).outdated == []
