@@ -98,9 +98,9 @@ def catalog_data() -> dict[str, list]:
     ]
     solutions = [
         _solution(s)
-        for s in Solution.objects.select_related("solution_type").prefetch_related(
-            "scenarios", "claims__capability__group", "claims__sources"
-        )
+        for s in Solution.objects.select_related(
+            "solution_type", "release_source"
+        ).prefetch_related("scenarios", "claims__capability__group", "claims__sources")
     ]
     rules = [
         {
