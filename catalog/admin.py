@@ -90,11 +90,21 @@ class CapabilityClaimInline(TranslationTabularInline):
 
 @admin.register(Solution)
 class SolutionAdmin(SimpleHistoryAdmin, TranslationAdmin):
-    list_display = ("name", "slug", "solution_type", "maintainer", "latest_version", "is_active")
+    list_display = (
+        "name",
+        "slug",
+        "solution_type",
+        "maintainer",
+        "latest_version",
+        "release_version",
+        "release_date",
+        "is_active",
+    )
     list_filter = ("solution_type", "scenarios", "is_active")
     search_fields = ("name_en", "name_zh_hans", "slug", "maintainer_en", "summary_en")
     list_select_related = ("solution_type",)
     filter_horizontal = ("scenarios",)
+    autocomplete_fields = ("release_source",)
     inlines = [CapabilityClaimInline]
     view_on_site = True
 

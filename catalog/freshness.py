@@ -12,10 +12,14 @@ The rule, in one place (`claim_staleness`):
   `STALE_AFTER_MONTHS` months before the reference day (the report's date), the claim is
   **stale**. A claim with a version or source but no date at all is not judged stale: a version
   number says what was read, even if not when;
-* a claim is also **stale** when its as-of version and the solution's latest known version are
-  both plain version numbers (26.05.3, v1.15.1) and the latest is a minor release or more ahead
+* a claim is also **stale** when its as-of version and the solution's latest known version (its
+  recorded latest release, else the free-text latest version seen) are both plain version
+  numbers (26.05.3, v1.15.1) and the latest is a minor release or more ahead
   (v1.16.0 against a claim about v1.15.1): the claim describes a release that is no longer the
   current one. Versions written any other way ("Kueue v0.19.2", "docs v3.0") are not compared.
+
+An entry's latest known release looks ahead the other way: once it is older than
+`RELEASE_REVIEW_MONTHS`, a newer release may be out, and the review queue lists the entry.
 
 Stdlib only, so it can be tested without a database.
 """
@@ -32,6 +36,9 @@ from django.conf import settings
 
 # settings.CATALOG_STALE_AFTER_MONTHS (environment variable of the same name), 12 by default.
 STALE_AFTER_MONTHS = getattr(settings, "CATALOG_STALE_AFTER_MONTHS", 12)
+# settings.CATALOG_RELEASE_REVIEW_MONTHS: an entry whose latest known release came out longer
+# ago than this may have a newer one nobody recorded, so the review queue lists it (6 by default).
+RELEASE_REVIEW_MONTHS = getattr(settings, "CATALOG_RELEASE_REVIEW_MONTHS", 6)
 
 UNSOURCED = "unsourced"
 STALE = "stale"
@@ -105,6 +112,11 @@ def minor_release(text: str) -> tuple[int, int] | None:
     """(major, minor) of a plain version number such as "v1.15.1" or "26.05", else None."""
     match = _VERSION.match(text or "")
     return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def release_outdated(released: date | None, *, on: date, months: int = RELEASE_REVIEW_MONTHS):
+    """Whether a latest known release of `released` is older than `months` on `on`."""
+    return released is not None and released < months_before(on, months)
 
 
 def claim_staleness(

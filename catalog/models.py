@@ -15,26 +15,16 @@ from common.fields import LONG_TEXT, BoundedTextField
 from common.querysets import SignallingModel
 from common.validators import no_hidden_characters
 
+from .accelerator_models import AcceleratorFamily, AcceleratorSupport  # noqa: F401
 from .bundle.models import CatalogImport  # noqa: F401  (a catalog model: registered from here)
-from .choices import LEVEL_RULES, DeploymentMode, SupportLevel
+from .choices import LEVEL_RULES, DeploymentMode, SupportLevel  # noqa: F401
+from .model_base import (  # noqa: F401  (names other modules import from here)
+    Evidence,
+    OrderedModel,
+    fact_key_validator,
+    slug_validator,
+)
 from .names import alias_list, names_in
-
-slug_validator = RegexValidator(
-    r"^[a-z0-9]+(?:-[a-z0-9]+)*$",
-    _("Use lowercase letters, digits and single hyphens, e.g. 'gang-scheduling'."),
-)
-fact_key_validator = RegexValidator(
-    r"^[a-z][a-z0-9_]*$",
-    _("Use lowercase letters, digits and underscores, starting with a letter."),
-)
-
-
-class OrderedModel(SignallingModel):
-    order = models.PositiveSmallIntegerField(_("order"), default=0)
-
-    class Meta:
-        abstract = True
-        ordering = ["order", "pk"]
 
 
 class SolutionType(OrderedModel):
@@ -147,6 +137,33 @@ class Solution(SignallingModel):
     maintainer = models.CharField(_("maintainer / vendor"), max_length=200)
     licence = models.CharField(_("licence"), max_length=200, blank=True)
     latest_version = models.CharField(_("latest version seen"), max_length=100, blank=True)
+    release_version = models.CharField(
+        _("latest known release"),
+        max_length=40,
+        blank=True,
+        validators=[
+            RegexValidator(
+                r"^v?\d+\.\d+(?:\.\d+)?$",
+                _("Write a plain version number, e.g. v1.15.1 or 26.05.3."),
+            )
+        ],
+        help_text=_(
+            "The newest release its maintainer has published, as a plain version number. "
+            "Claims about an older minor release count as stale."
+        ),
+    )
+    release_date = models.DateField(
+        _("release date"), null=True, blank=True, help_text=_("The day that release came out.")
+    )
+    release_source = models.ForeignKey(
+        Source,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="releases",
+        verbose_name=_("release source"),
+        help_text=_("Where the release and its date were read (release notes, tags)."),
+    )
     website = models.URLField(
         _("website"), max_length=300, blank=True, validators=[no_hidden_characters]
     )
@@ -223,6 +240,10 @@ class Solution(SignallingModel):
                     % {"s": ", ".join(unknown)}
                 }
             )
+        if bool(self.release_version) != bool(self.release_date):
+            raise ValidationError(
+                {"release_date": _("Give a release's version and its date together.")}
+            )
         modes = self.deployment_modes
         if not isinstance(modes, list) or not all(isinstance(m, str) for m in modes):
             raise ValidationError({"deployment_modes": _("Give a list of deployment modes.")})
@@ -234,6 +255,11 @@ class Solution(SignallingModel):
                     % {"bad": ", ".join(unknown), "good": ", ".join(DeploymentMode.values)}
                 }
             )
+
+    def known_version(self) -> str:
+        """The version claims are compared with: the latest known release when one is
+        recorded, else the free-text latest version seen."""
+        return self.release_version or self.latest_version
 
     def reference_layers(self) -> dict[str, str]:
         """Layer role -> catalog slug of the reference stack ({} when it is not one)."""
@@ -256,30 +282,6 @@ class Solution(SignallingModel):
 
     def limit_list(self) -> list[str]:
         return [line.strip() for line in (self.limits or "").splitlines() if line.strip()]
-
-
-class Evidence(SignallingModel):
-    """A level and what backs it: shared by claims and accelerator support (each adds its own
-    sources, whose reverse names differ)."""
-
-    level = models.CharField(
-        _("support level"),
-        max_length=10,
-        choices=SupportLevel.choices,
-        default=SupportLevel.UNKNOWN,
-        help_text=LEVEL_RULES,
-    )
-    note = BoundedTextField(_("note"), blank=True)
-    as_of_version = models.CharField(_("as-of version"), max_length=100, blank=True)
-    checked_on = models.DateField(
-        _("checked on"),
-        null=True,
-        blank=True,
-        help_text=_("The day the claim was last checked against its sources."),
-    )
-
-    class Meta:
-        abstract = True
 
 
 class CapabilityClaim(Evidence, VersionedModel):
@@ -366,77 +368,3 @@ class ShortlistRule(OrderedModel):
                 fact_key_validator(fact)
             except ValidationError as exc:
                 raise ValidationError({"facts": f"{fact}: {exc.messages[0]}"}) from exc
-
-
-class AcceleratorFamily(OrderedModel):
-    """A family of accelerators an organisation may need scheduled (NVIDIA GPU, Ascend NPU…)."""
-
-    slug = models.SlugField(_("slug"), max_length=60, unique=True, validators=[slug_validator])
-    name = models.CharField(_("name"), max_length=120)
-    vendor = models.CharField(_("vendor"), max_length=200, blank=True)
-    aliases = models.CharField(
-        _("aliases"),
-        max_length=300,
-        blank=True,
-        help_text=_(
-            "Other names and models that identify the family in an answer's detail, "
-            "comma-separated (e.g. Ascend, 昇腾, 910B)."
-        ),
-    )
-    is_domestic = models.BooleanField(
-        _("domestic (China)"),
-        default=False,
-        help_text=_("Made in China: what a localisation requirement usually asks for."),
-    )
-
-    class Meta(OrderedModel.Meta):
-        verbose_name = _("accelerator family")
-        verbose_name_plural = _("accelerator families")
-
-    def __str__(self) -> str:
-        return self.name
-
-    def alias_list(self) -> list[str]:
-        return alias_list(self.aliases)
-
-    def named_in(self, text: str) -> bool:
-        """Whether `text` names this family by its name or an alias."""
-        return names_in(text, [self.name_en or "", *self.alias_list()])
-
-
-class AcceleratorSupport(Evidence):
-    """Whether a solution schedules one accelerator family, with its evidence. A pair with no
-    row was not documented (unknown)."""
-
-    solution = models.ForeignKey(
-        Solution,
-        on_delete=models.CASCADE,
-        related_name="accelerator_support",
-        verbose_name=_("solution"),
-    )
-    family = models.ForeignKey(
-        AcceleratorFamily,
-        on_delete=models.CASCADE,
-        related_name="support",
-        verbose_name=_("accelerator family"),
-    )
-    sources = models.ManyToManyField(
-        Source, blank=True, related_name="accelerator_support", verbose_name=_("sources")
-    )
-
-    class Meta:
-        ordering = ["solution", "family"]
-        verbose_name = _("accelerator support")
-        verbose_name_plural = _("accelerator support")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["solution", "family"], name="catalog_accelerator_unique_per_family"
-            ),
-            models.CheckConstraint(
-                condition=models.Q(level__in=SupportLevel.values),
-                name="catalog_accelerator_level_valid",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.solution} · {self.family}: {self.get_level_display()}"

@@ -8,12 +8,14 @@ from datetime import date
 from django.db.models import Prefetch, QuerySet
 
 from .freshness import (
+    RELEASE_REVIEW_MONTHS,
     STALE,
     UNSOURCED,
     Staleness,
     checked_as_written,
     claim_staleness,
     day_texts,
+    release_outdated,
 )
 from .models import (
     AcceleratorSupport,
@@ -29,7 +31,9 @@ MAX_COMPARE = 8
 
 
 def solution_queryset() -> QuerySet[Solution]:
-    return Solution.objects.select_related("solution_type").prefetch_related("scenarios")
+    return Solution.objects.select_related("solution_type", "release_source").prefetch_related(
+        "scenarios"
+    )
 
 
 def chosen_solutions(*, slugs: list[str]) -> list[Solution]:
@@ -128,6 +132,31 @@ class Freshness:
         return self.staleness is not None and self.staleness.reason == UNSOURCED
 
 
+@dataclass(frozen=True)
+class ReleaseReview:
+    """Active entries to look at for a newer release: `outdated` have a latest known release
+    older than the review period, `unrecorded` have none recorded."""
+
+    outdated: list[Solution]
+    unrecorded: list[Solution]
+    months: int
+
+
+def releases_to_review(on: date, *, months: int = RELEASE_REVIEW_MONTHS) -> ReleaseReview:
+    """One query: the entries whose latest release is older than `months` on `on` (oldest
+    first), and those with no release recorded."""
+    solutions = list(
+        Solution.objects.filter(is_active=True)
+        .select_related("release_source")
+        .order_by("release_date", "name")
+    )
+    return ReleaseReview(
+        outdated=[s for s in solutions if release_outdated(s.release_date, on=on, months=months)],
+        unrecorded=sorted((s for s in solutions if not s.release_version), key=lambda s: s.name),
+        months=months,
+    )
+
+
 def row_staleness(row, *, on: date | None, latest_version: str) -> Staleness | None:
     """The staleness rule for a claim or an accelerator support row (its prefetched sources,
     its checked-on day and theirs), given the latest version of the solution it describes."""
@@ -146,7 +175,7 @@ def row_staleness(row, *, on: date | None, latest_version: str) -> Staleness | N
 def claim_freshness(claim: CapabilityClaim, *, on: date) -> Freshness:
     """Reads the claim's prefetched sources and its solution (loaded with it)."""
     sources = list(claim.sources.all())
-    staleness = row_staleness(claim, on=on, latest_version=claim.solution.latest_version)
+    staleness = row_staleness(claim, on=on, latest_version=claim.solution.known_version())
     days = [claim.checked_on, *(source.checked_on for source in sources)]
     written = checked_as_written(
         [claim.as_of_version, *(s.as_of for s in sources), *day_texts(days)]

@@ -116,6 +116,17 @@ def _day(value) -> datetime.date | None:
     return datetime.date.fromisoformat(str(value))
 
 
+def _release(value, sources) -> dict:
+    """A seed entry's latest known release ({version, date, source}) as model fields."""
+    value = value or {}
+    source = value.get("source")
+    return {
+        "release_version": str(value.get("version") or ""),
+        "release_date": _day(value.get("date")),
+        "release_source": sources[source] if source else None,
+    }
+
+
 @transaction.atomic
 def catalog_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
     """Load (or refresh) the seeded catalog from YAML. Idempotent: rows are matched by slug/key.
@@ -186,6 +197,7 @@ def catalog_load_seed(*, path: Path = SEED_FILE) -> dict[str, int]:
                 "solution_type": types[item["type"]],
                 "licence": item.get("licence", ""),
                 "latest_version": item.get("latest_version", ""),
+                **_release(item.get("release"), sources),
                 "website": item.get("website", ""),
                 "deployment_modes": list(item.get("deployment_modes", [])),
                 "aliases": ", ".join(item.get("aliases", [])),

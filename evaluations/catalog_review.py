@@ -1,6 +1,8 @@
 """The administrators' queue of catalog claims to check again: claims that are stale or have
 nothing behind them (catalog.freshness), those that open evaluations lean on first. It shows
 how many evaluations use a claim, never which: administrators are not members of them all.
+Above them, the entries whose latest known release is older than the review period (a newer
+release may be out, which would make their claims stale) and those with none recorded.
 Nothing here writes to the catalog."""
 
 from __future__ import annotations
@@ -17,9 +19,9 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views import View
 
-from catalog.freshness import STALE_AFTER_MONTHS
+from catalog.freshness import STALE_AFTER_MONTHS, freshness_day
 from catalog.models import CapabilityClaim, Solution, SupportLevel
-from catalog.selectors import Freshness, claim_freshness
+from catalog.selectors import Freshness, claim_freshness, releases_to_review
 
 from .models import CandidateStatus, Evaluation, Status
 
@@ -88,7 +90,13 @@ class CatalogReviewView(LoginRequiredMixin, View):
     def get(self, request):
         if not request.user.has_perm("catalog.change_capabilityclaim"):
             raise PermissionDenied
-        rows = claims_to_review(timezone.localdate())
+        today = timezone.localdate()
+        rows = claims_to_review(today)
         page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
-        context = {"page": page, "total": len(rows), "stale_after": STALE_AFTER_MONTHS}
+        context = {
+            "page": page,
+            "total": len(rows),
+            "stale_after": STALE_AFTER_MONTHS,
+            "releases": releases_to_review(freshness_day()),
+        }
         return render(request, "evaluations/catalog_review.html", context)

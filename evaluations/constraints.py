@@ -7,10 +7,14 @@ constraint needs is read from the candidate's catalog claim:
     native, via add-on -> met          partial -> partial
     none               -> violates     unknown, or no claim -> unverified
 
-and the constraint's verdict is the worst of its capabilities. A stack's claim for a capability
-is the best of its layers' claims, and the check names the layer (`evaluations.stacks`). A
-violated constraint keeps a decision that chooses the candidate from being recorded, unless the
-owner waived it with a reason.
+and the constraint's verdict is the worst of its capabilities. A constraint that checks the named
+accelerator families reads each family's AcceleratorSupport row the same way. An "unknown" row
+says what was read and when, and is unverified; a family with no row at all is unverified too,
+marked `missing` (a hole in the catalog, which the suite keeps from happening for seeded
+entries), so a lack of data is shown as such instead of passing for a finding.
+A stack's claim for a capability is the best of its layers' claims, and the check names the
+layer (`evaluations.stacks`). A violated constraint keeps a decision that chooses the candidate
+from being recorded, unless the owner waived it with a reason.
 Pages, the API, reminders, the decided gate and the report all read `constraint_checks`.
 """
 
@@ -65,6 +69,7 @@ class CapabilityCheck:
     claim: CapabilityClaim | None  # or the family's AcceleratorSupport row
     verdict: str
     layer: object = None  # evaluations.CandidateLayer providing it, for a stack
+    missing: bool = False  # a named family with no row in the catalog for this candidate
 
     @property
     def verdict_label(self) -> str:
@@ -186,7 +191,9 @@ def candidate_checks(data: EvaluationData, candidate, constraints=None) -> list[
             for family in families:
                 layer, row = support.get(family.pk, (None, None))
                 level = row.level if row else SupportLevel.UNKNOWN
-                capabilities.append(CapabilityCheck(family, row, LEVEL_VERDICT[level], layer))
+                capabilities.append(
+                    CapabilityCheck(family, row, LEVEL_VERDICT[level], layer, missing=row is None)
+                )
         if capabilities:
             checks.append(
                 ConstraintCheck(candidate, constraint, capabilities, waivers.get(constraint.pk))

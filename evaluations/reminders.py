@@ -253,9 +253,9 @@ def stale_claims(data: EvaluationData):
         if not checks:
             continue
         candidate = checks[0].candidate
-        latest = {candidate.solution_id: candidate.solution.latest_version}
+        latest = {candidate.solution_id: candidate.solution.known_version()}
         for layer in candidate.stack_layers:
-            latest[layer.solution_id] = layer.solution.latest_version
+            latest[layer.solution_id] = layer.solution.known_version()
         names = _stale_names(checks, latest, on)
         if names:
             yield Reminder(

@@ -98,9 +98,9 @@ def catalog_data() -> dict[str, list]:
     ]
     solutions = [
         _solution(s)
-        for s in Solution.objects.select_related("solution_type").prefetch_related(
-            "scenarios", "claims__capability__group", "claims__sources"
-        )
+        for s in Solution.objects.select_related(
+            "solution_type", "release_source"
+        ).prefetch_related("scenarios", "claims__capability__group", "claims__sources")
     ]
     rules = [
         {
@@ -173,6 +173,7 @@ def _solution(s: Solution) -> dict:
             aliases=_alias_items(s),
             scenarios=sorted(x.slug for x in s.scenarios.all()),
         ),
+        **({"release": _release(s)} if s.release_version else {}),
         "summary": _pair(s, "summary"),
         **_nonempty(focus_points=_lines(s, "focus_points"), limits=_lines(s, "limits")),
         **({"reference_stack": stack} if (stack := getattr(s, "reference_stack", None)) else {}),
@@ -186,6 +187,14 @@ def _solution(s: Solution) -> dict:
             }
             for c in claims
         },
+    }
+
+
+def _release(s: Solution) -> dict:
+    return {
+        "version": s.release_version,
+        **({"date": s.release_date.isoformat()} if s.release_date else {}),
+        **({"source": s.release_source.key} if s.release_source_id else {}),
     }
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from ..freshness import minor_release
 from ..models import (
     SupportLevel,
 )
@@ -211,6 +212,7 @@ def _normalise(data: Any, problems: _Problems) -> dict[str, dict[str, dict]]:  #
             "type": item.get("type"),
             "licence": _text(item.get("licence"), where, problems),
             "latest_version": _text(item.get("latest_version"), where, problems),
+            "release": _release(item, rows["sources"], where, problems),
             "website": _text(item.get("website"), where, problems),
             "deployment_modes": list(modes) if isinstance(modes, list) else modes,
             "aliases": aliases,
@@ -287,6 +289,27 @@ def _normalise(data: Any, problems: _Problems) -> dict[str, dict[str, dict]]:  #
         }
         _add(rows, "accelerator_support", f"{solution}/{family}", value, where, problems)
     return rows
+
+
+def _release(item: dict, sources: dict, where: str, problems: _Problems) -> dict | None:
+    """A solution's latest known release: {version, date, source}, version and date together."""
+    value = item.get("release")
+    if value in (None, {}):
+        return None
+    where = f"{where}.release"
+    if not isinstance(value, dict):
+        problems.add(where, _("expected version, date and source"))
+        return None
+    version = str(value.get("version") or "").strip()
+    if not minor_release(version):
+        problems.add(f"{where}.version", _("write a plain version number, e.g. v1.15.1"))
+    day = _checked({"checked": value.get("date")}, where, problems)
+    if day is None:
+        problems.add(f"{where}.date", _("give the day the release came out"))
+    source = value.get("source")
+    if source and source not in sources:
+        problems.add(f"{where}.source", _("'%(key)s' is not in the bundle") % {"key": source})
+    return {"version": version, "date": day, "source": source or None}
 
 
 def normalise(data: Any, *, strict: bool = True) -> dict[str, dict[str, dict]]:

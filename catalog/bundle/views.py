@@ -69,6 +69,7 @@ FIELD_LABELS = {
     "note_zh_hans": gettext_lazy("note (Chinese)"),
     "sources": gettext_lazy("sources"),
     "checked": gettext_lazy("checked on"),
+    "release": gettext_lazy("latest known release"),
 }
 
 

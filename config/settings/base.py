@@ -147,6 +147,8 @@ PAGE_CACHE_SECONDS = min(env.int("PAGE_CACHE_SECONDS", default=600), ROW_STATUS_
 PAGE_CACHE_ENTRIES = env.int("PAGE_CACHE_ENTRIES", default=200)
 # A catalog claim last checked longer ago than this is stale (catalog/freshness.py).
 CATALOG_STALE_AFTER_MONTHS = env.int("CATALOG_STALE_AFTER_MONTHS", default=12)
+# An entry whose latest known release is older than this is listed for a new look.
+CATALOG_RELEASE_REVIEW_MONTHS = env.int("CATALOG_RELEASE_REVIEW_MONTHS", default=6)
 # The largest catalog bundle (zip) an administrator may upload or import, packed or unpacked.
 CATALOG_BUNDLE_MAX_BYTES = env.int("CATALOG_BUNDLE_MAX_BYTES", default=20 * 1024 * 1024)
 # Where kept tabs live: each web process's memory by default (a tab is then rendered once per

@@ -99,11 +99,11 @@ def _catalog(data: EvaluationData, on: date | None) -> CatalogFacts:
             for i, claim in enumerate(row.claims):
                 layered = profiles.get(i, {}).get(row.capability.pk)
                 if layered is None:
-                    latest = shortlisted[i].solution.latest_version
+                    latest = shortlisted[i].solution.known_version()
                     cells.append({**claim_cell(claim), "latest": latest})
                 else:
                     via = layered.layer.solution.name if layered.layer else ""
-                    latest = layered.layer.solution.latest_version if layered.layer else ""
+                    latest = layered.layer.solution.known_version() if layered.layer else ""
                     cells.append(
                         {
                             **claim_cell(layered.claim),

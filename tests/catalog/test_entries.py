@@ -43,7 +43,7 @@ CLOUDS = {
 }
 # The days the seeded sources and claims were read (the first day sources carried one, then
 # the re-reads of the sources seeded before it).
-CHECKED_DAYS = {datetime.date(2026, 12, d) for d in (1, 2, 3)}
+CHECKED_DAYS = {datetime.date(2026, 12, d) for d in (1, 2, 3, 4)}
 
 
 def test_building_blocks_and_clouds_are_entries_of_their_own():
@@ -148,15 +148,16 @@ def test_accelerator_support_is_recorded_per_family_with_sources():
     assert {"ascend", "cambricon-mlu", "hygon-dcu", "kunlunxin-xpu"} <= domestic
     assert "nvidia" not in domestic
     for row in AcceleratorSupport.objects.prefetch_related("sources"):
-        assert row.level != SupportLevel.UNKNOWN, row  # an undocumented pair has no row
+        # every row, unknown ones too, says what was read and when
         assert row.sources.all() and row.as_of_version and row.note_zh_hans, row
+        assert row.checked_on, row
     hami = {
         r.family.slug: r.level
         for r in AcceleratorSupport.objects.filter(solution__slug="hami").select_related("family")
     }
     assert {"ascend", "cambricon-mlu", "hygon-dcu", "kunlunxin-xpu"} <= set(hami)
-    slurm = AcceleratorSupport.objects.filter(solution__slug="slurm", family__slug="ascend")
-    assert not slurm.exists()
+    slurm = AcceleratorSupport.objects.get(solution__slug="slurm", family__slug="ascend")
+    assert slurm.level == SupportLevel.PARTIAL  # declared by hand as generic GRES
 
 
 def test_the_solution_page_shows_accelerator_families_and_what_is_unknown(client, tech_lead):
@@ -166,9 +167,14 @@ def test_the_solution_page_shows_accelerator_families_and_what_is_unknown(client
     assert page.status_code == 200
     assert 'data-testid="accelerator-table"' in body
     assert "Cambricon MLU" in body and "checked 2026-12-01" in body
+    baidu = client.get(reverse("catalog:solution_detail", kwargs={"slug": "baidu-ai-cloud"}))
+    table = baidu.content.decode().split('data-testid="accelerator-table"')[1]
+    assert "Huawei Ascend NPU" in table and "do not name" in table  # unknown, with what was read
+    assert 'data-testid="accelerators-unknown"' not in baidu.content.decode()
+    AcceleratorSupport.objects.filter(solution__slug="slurm", family__slug="ascend").delete()
     slurm = client.get(reverse("catalog:solution_detail", kwargs={"slug": "slurm"}))
-    unknown = slurm.content.decode().split('data-testid="accelerators-unknown"')[1]
-    assert "Huawei Ascend NPU" in unknown.split("</p>")[0]
+    gap = slurm.content.decode().split('data-testid="accelerators-unknown"')[1]
+    assert "Huawei Ascend NPU" in gap.split("</p>")[0]
     chinese = client.get(
         reverse("catalog:solution_detail", kwargs={"slug": "alibaba-cloud"}),
         headers={"Accept-Language": "zh-hans"},
@@ -190,9 +196,8 @@ def test_the_api_lists_support_and_refuses_a_sourceless_level(admin_user):
         format="json",
     )
     assert refused.status_code == 400
-    assert not AcceleratorSupport.objects.filter(
-        solution__slug="slurm", family__slug="ascend"
-    ).exists()
+    kept = AcceleratorSupport.objects.get(solution__slug="slurm", family__slug="ascend")
+    assert kept.level == SupportLevel.PARTIAL
 
 
 def test_the_kubernetes_ecosystem_is_a_reference_stack_of_its_parts(client, owner):

@@ -314,7 +314,10 @@ def test_a_newer_release_makes_the_claims_about_the_older_one_stale(client, tech
 
     on_old = CapabilityClaim.objects.filter(solution__slug="volcano", as_of_version="v1.15.1")
     n = on_old.exclude(level="unknown").count()
-    Solution.objects.filter(slug="volcano").update(latest_version="v1.16.0")
+    # The recorded latest release is what claims are compared with.
+    Solution.objects.filter(slug="volcano").update(
+        release_version="v1.16.0", release_date=date(2026, 11, 20)
+    )
     client.force_login(tech_lead)
     body = client.get(reverse("catalog:solution_detail", kwargs={"slug": "volcano"})).content
     body = body.decode()

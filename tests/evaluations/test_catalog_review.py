@@ -2,6 +2,8 @@
 stale and unsourced claims, the ones open evaluations use first, counted (never named) in one
 aggregate query however many evaluations there are."""
 
+import datetime
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -89,3 +91,22 @@ def test_only_admins_see_the_page_and_it_names_no_evaluation(
     )
     assert client.get(URL + "?page=x").status_code == 200
     assert client.get(URL, HTTP_ACCEPT_LANGUAGE="zh-hans").status_code == 200
+
+
+def test_the_queue_lists_entries_whose_latest_release_is_older_than_six_months(client, admin_user):
+    client.force_login(admin_user)
+    body = client.get(URL).content.decode()
+    outdated = body.split('data-testid="release-outdated"')[1].split("</table>")[0]
+    # v1.15.1 of 2026-07-30: recent enough on the suite's freshness day (2026-12-01)
+    assert ">Volcano<" not in outdated
+    assert ">Volcano<" not in body.split('data-testid="release-unrecorded"')[1]
+    Solution.objects.filter(slug="volcano").update(release_date=datetime.date(2025, 12, 1))
+    body = client.get(URL).content.decode()
+    outdated = body.split('data-testid="release-outdated"')[1].split("</table>")[0]
+    assert ">Volcano<" in outdated and "v1.15.1" in outdated
+    assert (
+        reverse("admin:catalog_solution_change", args=[Solution.objects.get(slug="volcano").pk])
+        in outdated
+    )
+    unrecorded = body.split('data-testid="release-unrecorded"')[1].split("</p>")[0]
+    assert "NVIDIA Run:ai" in unrecorded

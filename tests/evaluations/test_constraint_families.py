@@ -6,7 +6,7 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from catalog.models import CapabilityClaim, Source
+from catalog.models import AcceleratorSupport, CapabilityClaim, Source
 from evaluations import services
 from evaluations.constraints import Verdict, constraint_checks
 from evaluations.models import ContextQuestion
@@ -45,8 +45,9 @@ def test_localisation_checks_each_accelerator_family_the_answers_name(client, ow
     name_families(evaluation, owner, "NVIDIA A800/H20 and Ascend 910B; 寒武纪 MLU370 later")
     assert family_verdicts(evaluation, slurm) == {
         "nvidia": (Verdict.MET, "native"),
-        "ascend": (Verdict.UNVERIFIED, "unknown"),  # not documented for Slurm
-        "cambricon-mlu": (Verdict.UNVERIFIED, "unknown"),
+        # declared by hand as generic GRES: the site team adapts them
+        "ascend": (Verdict.PARTIAL, "partial"),
+        "cambricon-mlu": (Verdict.PARTIAL, "partial"),
     }
     verdicts = family_verdicts(evaluation, hami)
     assert verdicts["ascend"][0] == verdicts["cambricon-mlu"][0] == Verdict.MET
@@ -101,3 +102,29 @@ def test_a_constraint_resting_on_a_stale_claim_is_reminded_until_it_is_checked(o
     claim.checked_on = datetime.date(2026, 11, 2)  # an administrator read it again
     claim.save()
     assert stale_reminders() == []
+
+
+def test_missing_data_does_not_decide_localisation(client, owner):
+    """The platform whose claims name NVIDIA and Ascend meets the named families as the plain
+    Kubernetes stack does; a family with no row is unverified and says the catalog has none."""
+    evaluation = make_evaluation(owner, localisation_required=True)
+    platform, k8s = add_candidates(
+        evaluation, owner, "enterprise-container-platform", "kubernetes-gpu"
+    )
+    name_families(evaluation, owner, "NVIDIA H20 and Ascend 910B")
+    for candidate in (platform, k8s):
+        verdicts = family_verdicts(evaluation, candidate)
+        assert {v for v, _level in verdicts.values()} == {Verdict.MET}, verdicts
+    checks = constraint_checks(evaluation_data(evaluation))[platform.pk]
+    (check,) = [c for c in checks if c.constraint.key == "localisation"]
+    assert check.verdict == Verdict.MET
+    AcceleratorSupport.objects.filter(
+        solution__slug="enterprise-container-platform", family__slug="ascend"
+    ).delete()
+    assert family_verdicts(evaluation, platform)["ascend"] == (Verdict.UNVERIFIED, "unknown")
+    checks = constraint_checks(evaluation_data(evaluation))[platform.pk]
+    (check,) = [c for c in checks if c.constraint.key == "localisation"]
+    assert [c.capability.slug for c in check.capabilities if c.missing] == ["ascend"]
+    client.force_login(owner)
+    page = client.get(reverse("evaluations:evaluation_shortlist", kwargs={"pk": evaluation.pk}))
+    assert page.content.decode().count('data-testid="family-missing"') == 1
