@@ -8,6 +8,7 @@ from decimal import Decimal
 from django.db.models import Count, F, Prefetch, Q, Sum
 
 from evaluations.models import Candidate, CandidateStatus, Evaluation
+from evaluations.stack_controls import layers_with_controls
 
 from . import checks
 from .costs import CostInputs, CostResult, total_cost_of_ownership
@@ -193,9 +194,11 @@ def evaluation_matrices(evaluation: Evaluation, *, lean: bool = False) -> list[M
     row's note and version."""
     areas = active_areas()
     parties = parties_for(evaluation)
-    candidates = Candidate.objects.filter(
-        evaluation=evaluation, status=CandidateStatus.SHORTLISTED
-    ).select_related("solution__solution_type")
+    candidates = (
+        Candidate.objects.filter(evaluation=evaluation, status=CandidateStatus.SHORTLISTED)
+        .select_related("solution__solution_type")
+        .prefetch_related(layers_with_controls())
+    )
     if lean:
         candidates = list(candidates)
         facts = matrix_letters({c.pk: evaluation.pk for c in candidates}).get(evaluation.pk)
