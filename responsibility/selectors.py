@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Count, F, Prefetch, Q, Sum
+from django.db.models import Count, F, Prefetch, Q, Sum, prefetch_related_objects
 
 from evaluations.models import Candidate, CandidateStatus, Evaluation
 from evaluations.stack_controls import layers_with_controls
@@ -194,16 +194,18 @@ def evaluation_matrices(evaluation: Evaluation, *, lean: bool = False) -> list[M
     row's note and version."""
     areas = active_areas()
     parties = parties_for(evaluation)
-    candidates = (
-        Candidate.objects.filter(evaluation=evaluation, status=CandidateStatus.SHORTLISTED)
-        .select_related("solution__solution_type")
-        .prefetch_related(layers_with_controls())
-    )
+    candidates = Candidate.objects.filter(
+        evaluation=evaluation, status=CandidateStatus.SHORTLISTED
+    ).select_related("solution__solution_type")
+    if not lean:
+        candidates = candidates.prefetch_related(rows_prefetch())
+    candidates = list(candidates)
+    # A stack's layers and what they claim decide which areas its matrix has (Area.applies_to):
+    # read for all stacks at once, and not at all without a stack.
+    prefetch_related_objects([c for c in candidates if c.is_stack], layers_with_controls())
     if lean:
-        candidates = list(candidates)
         facts = matrix_letters({c.pk: evaluation.pk for c in candidates}).get(evaluation.pk)
         return [lean_matrix(c, areas, parties, facts) for c in candidates]
-    candidates = candidates.prefetch_related(rows_prefetch())
     return [matrix_view(c, areas, parties) for c in candidates]
 
 
