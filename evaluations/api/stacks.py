@@ -4,7 +4,7 @@ capability profile of any candidate, combined over a stack's layers (evaluations
 from __future__ import annotations
 
 from django.utils.translation import gettext
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
@@ -37,6 +37,11 @@ class StackWriteSerializer(serializers.Serializer):
     layers = LayerWriteSerializer(many=True, help_text="At least two, one solution per layer.")
 
 
+class DuplicatedBySerializer(serializers.Serializer):
+    layer = serializers.ChoiceField(choices=LayerRole.choices)
+    solution = serializers.SlugField(help_text="The catalog solution's slug.")
+
+
 class ProfileRowSerializer(serializers.Serializer):
     capability = serializers.SlugField(source="capability.slug")
     name = serializers.CharField(source="capability.name")
@@ -62,6 +67,7 @@ class ProfileRowSerializer(serializers.Serializer):
         overlap = self._overlap(row)
         return overlap.key if overlap else None
 
+    @extend_schema_field(DuplicatedBySerializer(many=True))
     def get_duplicated_by(self, row) -> list[dict]:
         overlap = self._overlap(row)
         if overlap is None:
