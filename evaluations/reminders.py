@@ -22,6 +22,7 @@ from . import extensions
 from .constraints import Verdict, constraint_checks
 from .models import Status
 from .selectors import EvaluationData
+from .stack_controls import mixed_stacks
 
 
 @dataclass(frozen=True)
@@ -91,17 +92,25 @@ def hybrid_without_owner(data: EvaluationData):
     if data.decision is not None:
         chosen_types = {c.solution.solution_type.slug for c in data.decision.chosen.all()}
     hybrid_candidate = any(c.solution.solution_type.slug == "hybrid" for c in data.shortlisted)
-    is_hybrid = e.plans_hybrid or hybrid_candidate or len(chosen_types) > 1
+    # A stack whose layers are of different types is a hybrid route, ticked or not.
+    mixed = mixed_stacks(data.shortlisted)
+    is_hybrid = e.plans_hybrid or hybrid_candidate or len(chosen_types) > 1 or mixed
     if is_hybrid and not e.unified_view_owner.strip():
+        why = _(
+            "Several resource sources only work together with one resource catalog, request "
+            "flow, cost attribution and audit trail. Without a named owner they drift into "
+            "separate islands."
+        )
+        if mixed:
+            why += " " + _(
+                "%(stacks)s combine layers of different solution types, so they are a hybrid "
+                "route even though the evaluation does not say so."
+            ) % {"stacks": pgettext("list separator", ", ").join(c.name for c in mixed)}
         yield Reminder(
             key="hybrid-without-owner",
             severity="high",
             title=_("A hybrid route has no owner for the unified resource view and audit"),
-            why=_(
-                "Several resource sources only work together with one resource catalog, request "
-                "flow, cost attribution and audit trail. Without a named owner they drift into "
-                "separate islands."
-            ),
+            why=why,
             fix_url=_url("evaluation_edit", data, "#id_unified_view_owner"),
             fix_label=_("Name the owner"),
         )

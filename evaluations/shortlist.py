@@ -24,6 +24,7 @@ from .forms import (
 )
 from .scoped import EvaluationMixin
 from .selectors import candidate_fits, candidate_get, shortlist_suggest
+from .stack_controls import overlap_by_capability, stack_overlaps
 from .stacks import stack_profiles
 from .types import outside_main_type, suggestions_by_type, type_options
 
@@ -44,6 +45,16 @@ def candidate_facts(rows, evaluation, user) -> None:
         candidate.facts = [
             (template, facts[candidate.pk]) for template, facts in found if candidate.pk in facts
         ]
+
+
+def profile_rows(candidate, profile):
+    """A stack's profile as the page shows it: the stack, its rows each with the duplicated
+    control it belongs to (or None), how many capabilities no layer provides, and the
+    duplicated controls (evaluations.stack_controls)."""
+    overlaps = stack_overlaps(candidate)
+    dup = overlap_by_capability(overlaps)
+    rows = [(row, dup.get(row.capability.slug)) for row in profile]
+    return candidate, rows, sum(row.missing for row in profile), overlaps
 
 
 class ShortlistPage(EvaluationMixin, PageAction):
@@ -83,9 +94,7 @@ class ShortlistPage(EvaluationMixin, PageAction):
             # Another app's action on an unverified capability (evaluations.extensions).
             "capability_action": extensions.capability_action(user, evaluation),
             "type_options": type_options(self.data),
-            "stack_profiles": [
-                (c, profiles[c.pk], sum(row.missing for row in profiles[c.pk])) for c in stacks
-            ],
+            "stack_profiles": [profile_rows(c, profiles[c.pk]) for c in stacks],
             "outside_type": {c.pk for c in outside_main_type(self.data)},
             **extra,
         }

@@ -16,6 +16,7 @@ from django.db.models import Prefetch
 from catalog.models import Capability, CapabilityClaim, SupportLevel
 
 from .models import CandidateLayer
+from .stack_controls import control_claims
 
 # Best first: a layer that provides a capability natively beats one that needs an add-on, and
 # an unknown claim is better than a documented "none" (someone may still provide it).
@@ -44,13 +45,14 @@ def constraint_claims(lookup: str = "solution__claims") -> Prefetch:
     )
 
 
-# Each candidate's layers with the claims the constraint checks read (contributed with the
-# built-in reminders: EvaluationsConfig.ready).
+# Each candidate's layers with the claims the constraint checks and the duplicated controls
+# (evaluations.stack_controls) read (contributed with the built-in reminders:
+# EvaluationsConfig.ready).
 CANDIDATE_LOOKUPS = (
     Prefetch(
         "layers",
         queryset=CandidateLayer.objects.select_related("solution__solution_type").prefetch_related(
-            constraint_claims()
+            constraint_claims(), control_claims()
         ),
     ),
 )

@@ -12,6 +12,11 @@ from common.fields import LONG_TEXT, BoundedTextField
 from common.querysets import SignallingModel
 from common.validators import key_validator
 from evaluations.models import Candidate, Evaluation, FiveQuestion
+from evaluations.stack_controls import CONTROL_KEYS, duplicated_controls
+
+# The areas only a stack that duplicates a control has (two or more of its layers provide it:
+# evaluations.stack_controls): area key -> control key.
+CONTROL_AREAS = {f"layer_owner_{key}": key for key in CONTROL_KEYS}
 
 
 class Letter(models.TextChoices):
@@ -113,6 +118,9 @@ class Area(SignallingModel):
         return self.name
 
     def applies_to(self, candidate) -> bool:
+        control = CONTROL_AREAS.get(self.key)
+        if control is not None:
+            return candidate.is_stack and control in duplicated_controls(candidate)
         return candidate.is_stack or not self.stack_only
 
 

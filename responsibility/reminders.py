@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import gettext_lazy, pgettext
 
 from evaluations.extensions import Lookups
 from evaluations.reminders import Reminder
+from evaluations.stack_controls import is_mixed_stack, stack_overlaps
 
 from .checks import UNANSWERED, is_accountable
 from .costs import total_cost_of_ownership
-from .models import Area
+from .models import CONTROL_AREAS, Area, AreaRow
 from .reconcile import disagreements
 from .selectors import (
     active_areas,
@@ -209,9 +210,11 @@ def hybrid_without_unified_owner(data):
     """Seed risk "hybrid without a unified catalogue and audit": the evaluation plans several
     resource sources, and a candidate's matrix names nobody accountable (no A) for one of
     HYBRID_AREAS. Two accountable parties is an owner too many, not none: matrix-gaps says so."""
-    if not data.evaluation.plans_hybrid:
-        return
+    ticked = data.evaluation.plans_hybrid
     for m in _matrices(data):
+        # A stack whose layers are of different types is a hybrid route, ticked or not.
+        if not (ticked or is_mixed_stack(m.candidate)):
+            continue
         missing = [
             r.area
             for r in m.rows
@@ -224,16 +227,95 @@ def hybrid_without_unified_owner(data):
             key=f"hybrid-without-unified-owner:{c.pk}",
             severity="high",
             title=_("Hybrid route without a unified owner under %(s)s") % {"s": c.name},
-            why=_(
-                "This evaluation combines several resource sources, yet the matrix of %(s)s "
-                "names nobody accountable for: %(areas)s. Without one owner for the resource "
-                "catalogue, the request flow, cost attribution and the audit record across "
-                "sources, each source becomes an island of its own."
+            why=(
+                _(
+                    "This evaluation combines several resource sources, yet the matrix of %(s)s "
+                    "names nobody accountable for: %(areas)s. Without one owner for the resource "
+                    "catalogue, the request flow, cost attribution and the audit record across "
+                    "sources, each source becomes an island of its own."
+                )
+                if ticked
+                else _(
+                    "%(s)s combines layers of different solution types, so it is a hybrid route "
+                    "even though the evaluation does not say so; yet its matrix names nobody "
+                    "accountable for: %(areas)s. Without one owner for the resource catalogue, "
+                    "the request flow, cost attribution and the audit record across its layers, "
+                    "each layer becomes an island of its own."
+                )
             )
             % {"s": c.name, "areas": _list(a.name for a in missing)},
             fix_url=_url(data, "matrix", cid=c.pk) + f"#row-{missing[0].key}",
             fix_label=_("Name an accountable owner"),
         )
+
+
+# What each duplicated control's reminder says: (title, fix label). The title reads
+# "<stack>: <n> quota systems (<layers>): decide which one owns quota".
+CONTROL_TEXTS = {
+    "quota": gettext_lazy("%(s)s: %(n)d quota systems (%(layers)s): decide which one owns quota"),
+    "tenancy": gettext_lazy(
+        "%(s)s: %(n)d tenant models (%(layers)s): decide which one owns multi-tenancy"
+    ),
+    "monitoring": gettext_lazy(
+        "%(s)s: %(n)d GPU monitoring systems (%(layers)s): decide which one owns monitoring"
+    ),
+    "rbac": gettext_lazy("%(s)s: %(n)d RBAC systems (%(layers)s): decide which one owns RBAC"),
+}
+AREA_FOR_CONTROL = {control: area for area, control in CONTROL_AREAS.items()}
+
+
+def control_notes(batch) -> dict[int, set[tuple[int, str]]]:
+    """For the evaluations of a batch (EvaluationData.facts): the (candidate id, area key) of
+    every "which layer owns …" row whose note records a decision. One query, read only when
+    some stack duplicates a control."""
+    owners = {c.pk: d.evaluation.pk for d in batch for c in d.shortlisted if c.is_stack}
+    out: dict[int, set] = {d.evaluation.pk: set() for d in batch}
+    rows = (
+        AreaRow.objects.filter(candidate_id__in=owners, area__key__in=CONTROL_AREAS)
+        .exclude(note="")
+        .values_list("candidate_id", "area__key")
+        .order_by()
+    )
+    for candidate_id, area_key in rows:
+        out[owners[candidate_id]].add((candidate_id, area_key))
+    return out
+
+
+def duplicated_control_without_owner(data):
+    """A stack two or more of whose layers provide the same control (queueing and quota,
+    multi-tenancy, GPU monitoring, RBAC: evaluations.stack_controls), while its matrix row
+    "which layer owns …" names nobody accountable or records no decision in its note."""
+    for m in _matrices(data):
+        c = m.candidate
+        overlaps = stack_overlaps(c)
+        if not overlaps:
+            continue
+        noted = data.facts(control_notes) or set()
+        rows = {r.area.key: r for r in m.rows}
+        for overlap in overlaps:
+            area_key = AREA_FOR_CONTROL[overlap.key]
+            row = rows.get(area_key)
+            owned = row is not None and any(is_accountable(v) for v in row.letters.values())
+            if owned and (c.pk, area_key) in noted:
+                continue
+            profile = reverse("evaluations:evaluation_shortlist", kwargs={"pk": data.evaluation.pk})
+            yield Reminder(
+                key=f"duplicated-control:{overlap.key}:{c.pk}",
+                severity="medium",
+                title=CONTROL_TEXTS[overlap.key]
+                % {"s": c.name, "n": len(overlap.layers), "layers": overlap.solutions},
+                why=_(
+                    "The catalog claims %(control)s natively for each of %(layers)s. Left alone, "
+                    "each layer keeps its own settings, and nobody can say which one a team's "
+                    "limit or access really comes from. Record in the matrix row which layer "
+                    "owns it (in the note) and who is accountable, and switch the others off "
+                    "or keep them in step."
+                )
+                % {"control": overlap.label, "layers": overlap.solutions},
+                fix_url=_url(data, "matrix", cid=c.pk) + f"#row-{area_key}",
+                fix_label=_("Decide which layer owns it"),
+                links=((f"{profile}#stack-profile-{c.pk}", _("See the stack's profile")),),
+            )
 
 
 def _question_areas(data) -> dict[str, list[str]]:
@@ -324,5 +406,6 @@ REMINDERS = (
     commercial_without_internal_owner,
     matrix_gaps_and_conflicts,
     hybrid_without_unified_owner,
+    duplicated_control_without_owner,
     answers_disagree_with_matrix,
 )

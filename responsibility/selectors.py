@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Count, F, Prefetch, Q, Sum
+from django.db.models import Count, F, Prefetch, Q, Sum, prefetch_related_objects
 
 from evaluations.models import Candidate, CandidateStatus, Evaluation
+from evaluations.stack_controls import layers_with_controls
 
 from . import checks
 from .costs import CostInputs, CostResult, total_cost_of_ownership
@@ -196,11 +197,15 @@ def evaluation_matrices(evaluation: Evaluation, *, lean: bool = False) -> list[M
     candidates = Candidate.objects.filter(
         evaluation=evaluation, status=CandidateStatus.SHORTLISTED
     ).select_related("solution__solution_type")
+    if not lean:
+        candidates = candidates.prefetch_related(rows_prefetch())
+    candidates = list(candidates)
+    # A stack's layers and what they claim decide which areas its matrix has (Area.applies_to):
+    # read for all stacks at once, and not at all without a stack.
+    prefetch_related_objects([c for c in candidates if c.is_stack], layers_with_controls())
     if lean:
-        candidates = list(candidates)
         facts = matrix_letters({c.pk: evaluation.pk for c in candidates}).get(evaluation.pk)
         return [lean_matrix(c, areas, parties, facts) for c in candidates]
-    candidates = candidates.prefetch_related(rows_prefetch())
     return [matrix_view(c, areas, parties) for c in candidates]
 
 

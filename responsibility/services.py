@@ -20,7 +20,17 @@ from evaluations.models import Candidate, CandidateStatus, Evaluation, FiveQuest
 from evaluations.services import evaluation_require_editable
 
 from .checks import canonical, is_accountable
-from .models import Area, AreaGroup, AreaRow, Cell, CostInput, CostSettings, Party, PartyKind
+from .models import (
+    CONTROL_AREAS,
+    Area,
+    AreaGroup,
+    AreaRow,
+    Cell,
+    CostInput,
+    CostSettings,
+    Party,
+    PartyKind,
+)
 
 SEED_FILE = Path(__file__).resolve().parent / "seed" / "responsibility.yaml"
 
@@ -142,7 +152,7 @@ def matrix_prefill(*, user, candidate: Candidate) -> int:
     areas = Area.objects.filter(is_active=True).exclude(pk__in=existing)
     if not candidate.is_stack:
         areas = areas.filter(stack_only=False)
-    for area in areas:
+    for area in [a for a in areas if a.applies_to(candidate)]:
         row = AreaRow(candidate=candidate, area=area, internal_fte=effort.get(area.key, 0))
         save_as(row, user)
         Cell.objects.bulk_create(
@@ -170,9 +180,11 @@ def _row_for_update(candidate: Candidate, area: Area, expected_version: int | No
     if not area.is_active:
         raise ValidationError({"area": _("The area '%(a)s' is not in use.") % {"a": area.key}})
     if not area.applies_to(candidate):
-        raise ValidationError(
-            {"area": _("Only a stack's matrix has the area '%(a)s'.") % {"a": area.key}}
-        )
+        if area.key in CONTROL_AREAS:
+            message = _("Only a stack whose layers duplicate this control has the area '%(a)s'.")
+        else:
+            message = _("Only a stack's matrix has the area '%(a)s'.")
+        raise ValidationError({"area": message % {"a": area.key}})
     return lock_or_new(AreaRow, expected_version=expected_version, candidate=candidate, area=area)
 
 

@@ -4,7 +4,7 @@ capability profile of any candidate, combined over a stack's layers (evaluations
 from __future__ import annotations
 
 from django.utils.translation import gettext
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
@@ -15,6 +15,7 @@ from common.http import READ_ERRORS, WRITE_ERRORS, with_etag
 from .. import services
 from ..models import Candidate, LayerRole
 from ..scoped import CandidateScopedView, EvaluationScopedView
+from ..stack_controls import overlap_by_capability, stack_overlaps
 from ..stacks import stack_profile
 from . import serializers as s
 
@@ -36,6 +37,11 @@ class StackWriteSerializer(serializers.Serializer):
     layers = LayerWriteSerializer(many=True, help_text="At least two, one solution per layer.")
 
 
+class DuplicatedBySerializer(serializers.Serializer):
+    layer = serializers.ChoiceField(choices=LayerRole.choices)
+    solution = serializers.SlugField(help_text="The catalog solution's slug.")
+
+
 class ProfileRowSerializer(serializers.Serializer):
     capability = serializers.SlugField(source="capability.slug")
     name = serializers.CharField(source="capability.name")
@@ -45,6 +51,28 @@ class ProfileRowSerializer(serializers.Serializer):
     layer = serializers.SerializerMethodField(help_text="The layer that provides it (a stack).")
     solution = serializers.SerializerMethodField(help_text="The solution whose claim this is.")
     as_of_version = serializers.SerializerMethodField()
+
+    duplicated_control = serializers.SerializerMethodField(
+        help_text="The control (quota, tenancy, monitoring, rbac) this capability belongs to, "
+        "when two or more of the stack's layers claim that control natively; else null."
+    )
+    duplicated_by = serializers.SerializerMethodField(
+        help_text="The layers that claim the duplicated control natively, bottom to top."
+    )
+
+    def _overlap(self, row):
+        return self.context.get("overlaps", {}).get(row.capability.slug)
+
+    def get_duplicated_control(self, row) -> str | None:
+        overlap = self._overlap(row)
+        return overlap.key if overlap else None
+
+    @extend_schema_field(DuplicatedBySerializer(many=True))
+    def get_duplicated_by(self, row) -> list[dict]:
+        overlap = self._overlap(row)
+        if overlap is None:
+            return []
+        return [{"layer": x.role, "solution": x.solution.slug} for x in overlap.layers]
 
     def get_layer(self, row) -> str | None:
         return row.layer.role if row.layer else None
@@ -107,9 +135,17 @@ class CandidateProfileView(CandidateScopedView):
     @extend_schema(
         summary="A candidate's capability profile; a stack's combines its layers",
         description="For each catalog capability, the best claim of the candidate's layers and "
-        "the layer that makes it; `missing` where no layer provides it.",
+        "the layer that makes it; `missing` where no layer provides it. Where two or more "
+        "layers claim the same control natively (queueing and quota, multi-tenancy, GPU "
+        "monitoring, RBAC), its rows name the control and those layers.",
         responses={200: ProfileRowSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request, evaluation_pk, candidate_pk):
         candidate = self.get_candidate()
-        return Response(self.out(ProfileRowSerializer, stack_profile(candidate), many=True))
+        overlaps = overlap_by_capability(stack_overlaps(candidate))
+        rows = ProfileRowSerializer(
+            stack_profile(candidate),
+            many=True,
+            context={**self.get_serializer_context(), "overlaps": overlaps},
+        )
+        return Response(rows.data)

@@ -23,6 +23,7 @@ from common.report_values import iso_date, iso_datetime, person
 
 from ..constraints import constraint_checks
 from ..selectors import EvaluationData
+from ..stack_controls import stack_overlaps
 from ..stacks import stack_profiles
 
 
@@ -169,6 +170,14 @@ def _catalog(data: EvaluationData, on: date | None) -> CatalogFacts:
                         "main": layer.is_main,
                     }
                     for layer in c.stack_layers
+                ],
+                # The controls two or more layers claim natively (evaluations.stack_controls).
+                "duplicated_controls": [
+                    {
+                        "control": o.label,
+                        "layers": [layer.solution.name for layer in o.layers],
+                    }
+                    for o in stack_overlaps(c)
                 ],
                 "maintainer": s.maintainer,
                 "licence": s.licence,

@@ -40,17 +40,25 @@ def reminder_keys(evaluation):
 
 def test_seeded_library():
     assert Party.objects.filter(evaluation=None).count() == 5
-    assert Area.objects.count() == 40
+    assert Area.objects.count() == 44
     assert set(Area.objects.filter(stack_only=True).values_list("key", flat=True)) == {
         "layers_implements",
         "layers_accepts",
         "layers_compatibility",
+        # only a stack whose layers duplicate the control (evaluations.stack_controls)
+        "layer_owner_quota",
+        "layer_owner_tenancy",
+        "layer_owner_monitoring",
+        "layer_owner_rbac",
     }
     assert set(Area.objects.filter(governance=True).values_list("key", flat=True)) == {
         "permissions_audit",
         "tenant_quota_governance",
         "request_approval_flow",
         "unified_audit_record",
+        "layer_owner_quota",
+        "layer_owner_tenancy",
+        "layer_owner_rbac",
     }
     for a in Area.objects.all():
         assert a.name_en and a.name_zh_hans
