@@ -17,6 +17,7 @@ from .base import (
     SHARE_QUANTUM,
     CellKey,
     Plan,
+    check_score,
     distinct,
     effective_weights,
     group_stats,
@@ -98,6 +99,9 @@ def leader_bootstrap(
         {c: overall_raw(group_stats(plan, cell_scores, c), weights)[0] for c in unique}
     )
     marks = {key: value for key, value in reviewer_marks.items() if key[1] in unique and value}
+    for (case, candidate), by_reviewer in marks.items():
+        for score in by_reviewer.values():  # the packed sums below assume the 0–5 scale
+            check_score(score, f"Reviewer score of case {case!r} for {candidate!r}")
     reviewers = sorted({reviewer for value in marks.values() for reviewer in value})
     if len(current) != 1:
         return Bootstrap(None, None, resamples, seed, len(reviewers))

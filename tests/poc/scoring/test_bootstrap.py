@@ -218,3 +218,11 @@ def test_agreement_from_sums_equals_agreement_from_values():
     assert scoring.krippendorff_alpha_from_sums(sums) == pytest.approx(expected, abs=1e-12)
     assert scoring.krippendorff_alpha_from_sums([(1, D(3), D(9))]) is None
     assert scoring.krippendorff_alpha_from_sums([(2, D(6), D(18))]) is None  # all equal
+
+
+def test_a_score_off_the_scale_is_refused():
+    plan = Plan(["g"], {"g": D(1)}, [Case("c1", "g", D(1))])
+    values, marks = marks_of({("c1", "A"): {"r": "3"}, ("c1", "B"): {"r": "2"}})
+    marks[("c1", "B")]["r"] = D("-1")
+    with pytest.raises(ValueError, match="between 0 and 5"):
+        leader_bootstrap(plan, values, marks, ["A", "B"])
