@@ -165,45 +165,52 @@ def _weighted_cases(plan: Plan, weights: Mapping[str, Decimal]):
 
 class _Layout:
     """Where each candidate's numerator and denominator sit in a packed integer: group by
-    group, the numerators of every candidate, then their denominators."""
+    group the numerators of every candidate, then, after all of them, the denominators in the
+    same order."""
 
     def __init__(self, candidates: list[str], group_weights: list[float]):
         self.candidates = candidates
         self.weights = group_weights
-        self.width = 2 * len(candidates)
-        self.fields = self.width * len(group_weights)
-        self.format = f"<{self.fields}Q"
+        self.half = len(candidates) * len(group_weights)
+        self.format = f"<{2 * self.half}Q"
+        self.size = 2 * self.half * _FIELD
         self.index = {c: i for i, c in enumerate(candidates)}
 
     def shift(self, group_index: int, candidate: str, denominator: bool) -> int:
-        slot = group_index * self.width + self.index[candidate]
-        slot += len(self.candidates) if denominator else 0
+        slot = group_index * len(self.candidates) + self.index[candidate]
+        slot += self.half if denominator else 0
         return slot * _FIELD * 8
 
     def kept(self, total: int, leader: str) -> float:
         """1 when `leader` leads alone in this resample, 1/k on a k-way tie, else 0."""
-        values = struct.unpack(self.format, total.to_bytes(self.fields * _FIELD, "little"))
+        values = struct.unpack(self.format, total.to_bytes(self.size, "little"))
+        nums, dens = values[: self.half], values[self.half :]
         n = len(self.candidates)
-        num = [0.0] * n
-        den = [0.0] * n
-        for g, weight in enumerate(self.weights):
-            start = g * self.width
-            nums, dens = values[start : start + n], values[start + n : start + self.width]
-            if all(dens):  # the usual case: every candidate has a score in the group
-                num = list(map(add, num, map(mul, repeat(weight), map(truediv, nums, dens))))
-                den = list(map(add, den, repeat(weight, n)))
-                continue
-            for c in range(n):
-                if dens[c]:
-                    num[c] += weight * nums[c] / dens[c]
-                    den[c] += weight
-        scores = [a / b for a, b in zip(num, den, strict=True) if b]
-        if not den[self.index[leader]]:
+        me = self.index[leader]
+        if all(dens):
+            # The usual case: every candidate has a score in every group, so all share the
+            # same denominator Σ W_g and the weighted sums of group means decide.
+            means = list(map(truediv, nums, dens))
+            scores = [0.0] * n
+            for g, weight in enumerate(self.weights):
+                part = means[g * n : (g + 1) * n]
+                scores = list(map(add, scores, map(mul, repeat(weight), part)))
+            margin = _MARGIN * sum(self.weights)
+        else:
+            num, den = [0.0] * n, [0.0] * n
+            for g, weight in enumerate(self.weights):
+                for c in range(n):
+                    if dens[g * n + c]:
+                        num[c] += weight * nums[g * n + c] / dens[g * n + c]
+                        den[c] += weight
+            if not den[me]:
+                return 0.0
+            scores = [a / b if b else -1.0 for a, b in zip(num, den, strict=True)]
+            margin = _MARGIN
+        mine = scores[me]
+        if max(scores) > mine + margin:
             return 0.0
-        mine = num[self.index[leader]] / den[self.index[leader]]
-        if max(scores) > mine + _MARGIN:
-            return 0.0
-        return 1.0 / sum(1 for s in scores if s >= mine - _MARGIN)
+        return 1.0 / sum(1 for s in scores if s >= mine - margin)
 
 
 class _Draws:
