@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.db.models import Count, Max, Min, Prefetch, Q
+from django.db.models import Count, F, Max, Min, Prefetch, Q, Sum
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -48,6 +48,8 @@ class Cell:
     low: Decimal
     high: Decimal
     mine: int
+    total: Decimal = Decimal(0)  # Σ of the scores and Σ of their squares: agreement needs
+    squares: Decimal = Decimal(0)  # only these (scoring.krippendorff_alpha_from_sums)
 
 
 @dataclass
@@ -82,11 +84,13 @@ def poc_facts(batch) -> dict[int, PocFacts]:
             low=Min("score"),
             high=Max("score"),
             mine=Count("pk", filter=Q(reviewer_id=viewer_id)),
+            total=Sum("score"),
+            squares=Sum(F("score") * F("score")),
         )
         .order_by()
     )
     for row in scored:
-        cell = Cell(row["n"], row["low"], row["high"], row["mine"])
+        cell = Cell(row["n"], row["low"], row["high"], row["mine"], row["total"], row["squares"])
         out[owners[row["candidate_id"]]].cells[row["case_id"], row["candidate_id"]] = cell
     agreed = Consensus.objects.filter(candidate_id__in=owners).order_by()
     for case_id, candidate_id in agreed.values_list("case_id", "candidate_id"):
@@ -290,9 +294,41 @@ def unresolved_disagreements(data):
         )
 
 
+def low_agreement(data):
+    """Reviewers agree too little (Krippendorff's alpha below scoring.ALPHA_MIN) in a weighted
+    group, over the cells `data.viewer` may see: the totals then rest on who happened to score
+    rather than on the candidates, and the results withhold a leader the bootstrap does not
+    confirm (poc.thin)."""
+    weighted = {g.group_id: g.group.name for g in data.evaluation.poc_groups.all() if g.weight > 0}
+    units: dict[int, list] = {}
+    for case, _candidate, cell, _agreed in _cells(data):
+        if case.group_id in weighted and cell is not None and cell.count > 1:
+            units.setdefault(case.group_id, []).append((cell.count, cell.total, cell.squares))
+    low = []
+    for group_id, name in weighted.items():
+        alpha = scoring.krippendorff_alpha_from_sums(units.get(group_id, []))
+        if alpha is not None and alpha < scoring.ALPHA_MIN:
+            low.append(_("“%(group)s” (α = %(alpha)s)") % {"group": name, "alpha": f"{alpha:.2f}"})
+    if low:
+        yield Reminder(
+            key="poc-low-agreement",
+            severity="medium",
+            title=_("Reviewers agree too little to rely on the scores"),
+            why=_(
+                "Krippendorff's alpha is below %(min)s in %(groups)s: the reviewers score the "
+                "same cells too differently for the totals to say more than who scored them. "
+                "Agree on what each score means, settle the disagreements and rescore."
+            )
+            % {"min": f"{scoring.ALPHA_MIN:.3f}", "groups": _names(low)},
+            fix_url=_url(data, "scorecard"),
+            fix_label=_("Settle the disagreements"),
+        )
+
+
 REMINDERS = (
     happy_path_only,
     empty_group,
     unscored_after_poc,
     unresolved_disagreements,
+    low_agreement,
 )

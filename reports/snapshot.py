@@ -61,8 +61,9 @@ from .sections import ALL as ALL_SECTIONS
 # final, answers mark placeholder evidence (evidence_placeholder), and the history appendix
 # summarises (counts by kind and the decisive changes) instead of listing the newest 50; 12: the
 # approvals' sign-off (signoff, outside the seal, with the approvals' own history; the sealed
-# history leaves approvals out).
-SCHEMA_VERSION = 12
+# history leaves approvals out); 13: robustness carries the bootstrap share over reviewers and
+# cells (poc.robustness.types[].bootstrap) and names no leader below 80 %.
+SCHEMA_VERSION = 13
 FINAL_STATUSES = (Status.DECIDED, Status.ARCHIVED)
 # What a snapshot records about the render rather than the evaluation: left out of its seal. The
 # parts left out (the sign-off) are those contributed unsealed (evaluations.extensions).

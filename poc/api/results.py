@@ -13,7 +13,7 @@ from common.http import READ_ERRORS
 from .. import scoring
 from ..export import scorecard_workbook
 from ..selectors import results, scorecard
-from ..thin import thin_note
+from ..thin import bootstrap_note, named_leaders, thin_note
 from . import serializers as s
 from .base import PocView, candidate_totals
 
@@ -73,19 +73,35 @@ def _sufficiency(res, sufficiency: scoring.Sufficiency) -> dict:
     }
 
 
+def _bootstrap(res, t) -> dict | None:
+    boot = t.bootstrap
+    if boot is None or (t.sufficiency is not None and not t.sufficiency.enough):
+        return None
+    names = {str(c.pk): c.name for c in res.card.candidates}
+    return {
+        "leader": None if boot.leader is None else int(boot.leader),
+        "share": boot.share,
+        "resamples": boot.resamples,
+        "seed": boot.seed,
+        "names_leader": boot.names_leader,
+        "note": bootstrap_note(boot, names),
+    }
+
+
 def _by_type(res) -> list[dict]:
     return [
         {
             "type": t.solution_type,
             "outside_main_type": t.outside,
             "ranking": [{"candidate": c.pk, "rank": rank} for c, rank in t.ranked],
-            "leaders": _ids(t.leaders),
+            "leaders": _ids(named_leaders(t.leaders, t.bootstrap)),
             "profiles": [
                 {"key": profile.key, "leaders": _ids(leaders)}
                 for profile, _fit, leaders in t.by_profile
             ],
             "sensitivity": _sensitivity(t.sensitivity),
             "win_shares": _win_shares(t.wins),
+            "bootstrap": _bootstrap(res, t),
             "data_sufficiency": _sufficiency(res, t.sufficiency),
         }
         for t in res.by_type
@@ -102,7 +118,9 @@ class ResultsView(PocView):
         "candidates are ranked, led and tested for robustness only against candidates of "
         "their own solution type, the type chosen to carry the main responsibility first. "
         "Sensitivity: the smallest change of one group's weight that changes the leader. "
-        "Win shares: how often each candidate leads under random re-weightings. Both name no "
+        "Win shares: how often each candidate leads under random re-weightings. Bootstrap: "
+        "how often the leader stays leader over 1,000 resamples of reviewers and cells (fixed "
+        "seed); below 80 % `leaders` of the type is empty. They name no "
         "leader (null / empty) below 60 % of the weighted cells scored for any candidate or "
         "when one has no score in a weighted group (`data_sufficiency`). Agreement: "
         "Krippendorff's alpha (null: not applicable).",

@@ -16,7 +16,7 @@ from common.report_values import decimal_text, percent_text, person, score_text
 from ..models import Direction
 from ..rubric import bands_text
 from ..selectors import Results
-from ..thin import thin_note
+from ..thin import bootstrap_note, bootstrap_share, named_leaders, thin_note
 from .verification import verification_snapshot
 
 
@@ -44,15 +44,29 @@ def _overall(o) -> dict:
     }
 
 
-def _robustness(s, wins: dict, who, names: dict, group_names: dict, sufficiency=None) -> dict:
-    """How far one group weight must move before the leader changes, and the win shares; on
-    thin data (poc.scoring.sufficiency) only `thin`, the sentence said instead."""
+def _bootstrap(boot, names: dict) -> dict:
+    """The bootstrap share (poc.scoring.leader_bootstrap) and, below 80 %, why no leader."""
+    if boot is None or boot.share is None:
+        return {"percent": None, "text": "", "note": ""}
+    return {
+        "percent": percent_text(boot.share),
+        "text": bootstrap_share(boot),
+        "note": bootstrap_note(boot, names),
+    }
+
+
+def _robustness(
+    s, wins: dict, who, names: dict, group_names: dict, sufficiency=None, boot=None
+) -> dict:
+    """How far one group weight must move before the leader changes, the win shares and the
+    bootstrap; on thin data (poc.scoring.sufficiency) only `thin`, the sentence said instead."""
     note = thin_note(sufficiency, names, group_names)
     if s is None or note:
         return {"thin": note, "leader": [], "by_group": [], "min_change": None, "wins": []}
     return {
         "thin": "",
-        "leader": who(s.leader),
+        "bootstrap": _bootstrap(boot, names),
+        "leader": who(named_leaders(s.leader, boot)),
         "by_group": [
             {
                 "group": group_names.get(key, key),
@@ -198,6 +212,7 @@ def _poc(res: Results) -> dict:
                     names,
                     group_names,
                     t.sufficiency if scored else None,
+                    t.bootstrap,
                 ),
             }
             for t in res.by_type
@@ -244,14 +259,14 @@ def _scenario_fit(res: Results) -> dict:
     types = []
     for t in res.by_type:
         candidates = t.candidates
+        named = named_leaders(t.leaders, t.bootstrap)
         rows = [
             {
                 "profile": _("This plan's weights"),
                 "cells": [
-                    {**_overall(res.overall[c.pk]), "leads": str(c.pk) in t.leaders}
-                    for c in candidates
+                    {**_overall(res.overall[c.pk]), "leads": str(c.pk) in named} for c in candidates
                 ],
-                "leaders": leaders(t.leaders),
+                "leaders": leaders(named),
             }
         ]
         for profile, fit, in_type in t.by_profile:

@@ -27,12 +27,19 @@ Modules
 -------
 ``base`` (constants, plain data, shared helpers), ``cells`` (a cell's value, disagreement),
 ``rubric`` (allowed scores, measured values), ``totals`` (group and overall totals, scenario
-fit, leader, ranks), ``sensitivity`` and ``wins`` (decision robustness), ``completeness``
+fit, leader, ranks), ``sensitivity`` and ``wins`` (decision robustness under other weights),
+``bootstrap`` (under other reviewers and cells), ``completeness``
 (enough data to name a leader?) and ``agreement`` (reviewer agreement). Every public name is
 also named here, as ``poc.scoring.<name>``.
 """
 
-from .agreement import agreement_by_group, agreement_overall, krippendorff_alpha_interval
+from .agreement import (
+    ALPHA_MIN,
+    agreement_by_group,
+    agreement_overall,
+    krippendorff_alpha_from_sums,
+    krippendorff_alpha_interval,
+)
 from .base import (
     CHANGE_QUANTUM,
     ONE,
@@ -49,6 +56,7 @@ from .base import (
     Overall,
     Plan,
 )
+from .bootstrap import MIN_SHARE, RESAMPLES, Bootstrap, leader_bootstrap
 from .cells import cell_value, disagreement
 from .completeness import MIN_COMPLETENESS, Sufficiency, sufficiency
 from .rubric import (
@@ -69,7 +77,9 @@ from .totals import group_totals, leader, overall, ranks, scenario_fit
 from .wins import FLOAT_MARGIN, WeightTrials, monte_carlo_wins, weight_trials
 
 __all__ = [
+    "ALPHA_MIN",
     "Bands",
+    "Bootstrap",
     "CHANGE_QUANTUM",
     "Case",
     "CellKey",
@@ -82,9 +92,11 @@ __all__ = [
     "LOWER",
     "MEETS",
     "MIN_COMPLETENESS",
+    "MIN_SHARE",
     "ONE",
     "Overall",
     "PERCENT_QUANTUM",
+    "RESAMPLES",
     "Plan",
     "RUBRIC_STEP",
     "SCALE_MAX",
@@ -102,8 +114,10 @@ __all__ = [
     "cell_value",
     "disagreement",
     "group_totals",
+    "krippendorff_alpha_from_sums",
     "krippendorff_alpha_interval",
     "leader",
+    "leader_bootstrap",
     "measured_bands",
     "measured_to_score",
     "monte_carlo_wins",

@@ -10,6 +10,9 @@ from fractions import Fraction
 from .base import CellKey, Plan
 from .memo import remembered
 
+ALPHA_MIN = 0.667
+"""Below this alpha, Krippendorff advises against drawing conclusions from the scores."""
+
 
 def krippendorff_alpha_interval(units: Sequence[Sequence[Decimal | float]]) -> float | None:
     """Krippendorff's alpha for interval data (δ²(c, k) = (c − k)²).
@@ -54,6 +57,27 @@ def krippendorff_alpha_interval(units: Sequence[Sequence[Decimal | float]]) -> f
     d_o = observed / n
     d_e = Fraction(expected_sum, n * (n - 1))
     return float(1 - d_o / d_e)
+
+
+def krippendorff_alpha_from_sums(
+    units: Sequence[tuple[int, Decimal | float, Decimal | float]],
+) -> float | None:
+    """:func:`krippendorff_alpha_interval` from each unit's (m, Σv, Σv²) instead of its values.
+
+    Within a unit Σ_{i≠j}(v_i − v_j)² = 2(m·Σv² − (Σv)²), and the expected disagreement needs
+    only the sums over every pairable value, so alpha follows from three aggregates per unit —
+    what a database returns in one grouped query. Same result, ``None`` in the same cases."""
+    pairable = [(m, Fraction(t), Fraction(q)) for m, t, q in units if m >= 2]
+    n = sum(m for m, _t, _q in pairable)
+    if n < 2:
+        return None
+    total = sum((t for _m, t, _q in pairable), Fraction(0))
+    squares = sum((q for _m, _t, q in pairable), Fraction(0))
+    expected_sum = 2 * (n * squares - total * total)
+    if expected_sum == 0:
+        return None
+    observed = sum((2 * (m * q - t * t) / (m - 1) for m, t, q in pairable), Fraction(0))
+    return float(1 - (observed / n) / (expected_sum / (n * (n - 1))))
 
 
 def _units_by_group(

@@ -19,6 +19,7 @@ from evaluations.types import group_by_type
 from .. import scoring
 from ..models import ScenarioProfile
 from .scorecards import Scorecard, scorecard
+from .uncertainty import leader_bootstrap
 
 
 @dataclass
@@ -39,6 +40,8 @@ class TypeResults:
     sensitivity: scoring.Sensitivity | None
     wins: dict[str, Decimal] | None
     sufficiency: scoring.Sufficiency | None = None
+    # How often the leader stays leader over resampled reviewers and cells (uncertainty).
+    bootstrap: scoring.Bootstrap | None = None
 
     @property
     def candidates(self) -> list[Candidate]:
@@ -112,6 +115,7 @@ def results_by_type(
                 if single and wins is not None
                 else trials().wins(keys),
                 sufficiency=enough,
+                bootstrap=leader_bootstrap(card, keys),
             )
         )
     return out

@@ -100,6 +100,9 @@ class Scorecard:
     # whichever rows were built.
     all_cases: list[PlanCase] = field(default_factory=list)
     hidden_keys: set[tuple[int, int]] = field(default_factory=set)
+    # Per visible cell without a consensus: reviewer pk → submitted score (the bootstrap
+    # resamples reviewers from these).
+    reviewer_marks: dict[tuple[str, str], dict[str, Decimal]] = field(default_factory=dict)
 
     @property
     def cases(self) -> list[PlanCase]:
@@ -241,6 +244,7 @@ def scorecard(
     blocks = {g.group_id: GroupBlock(g, shown=rows and not one_group) for g in groups}
     cell_values: dict[tuple[str, str], Decimal | None] = {}
     reviewer_scores: dict[tuple[str, str], list[Decimal]] = {}
+    reviewer_marks: dict[tuple[str, str], dict[str, Decimal]] = {}
     hidden_keys: set[tuple[int, int]] = set()
     for case in cases:
         block = blocks.get(case.group_id)
@@ -249,10 +253,15 @@ def scorecard(
         row = Row(case, [])
         for candidate in candidates:
             agreed = consensus.get((case.pk, candidate.pk))
-            cell, values, hidden = _cell(
-                case, candidate, by_cell.get((case.pk, candidate.pk), []), agreed, me, see_all
-            )
+            marks = by_cell.get((case.pk, candidate.pk), [])
+            cell, values, hidden = _cell(case, candidate, marks, agreed, me, see_all)
             key = (str(case.pk), str(candidate.pk))
+            if values and not hidden and agreed is None:
+                reviewer_marks[key] = {
+                    str(m.reviewer_id): m.score
+                    for m in marks
+                    if m.submitted and m.score is not None
+                }
             # Blind totals too: a cell whose scores I may not see yet counts as missing in the
             # totals, agreement and robustness I am shown, or they would give the scores away.
             cell_values[key] = cell.value
@@ -301,6 +310,7 @@ def scorecard(
         waiting,
         [c for c in cases if c.group_id in blocks],
         hidden_keys,
+        reviewer_marks,
     )
 
 

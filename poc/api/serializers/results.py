@@ -93,6 +93,25 @@ class ProfileLeadersSerializer(serializers.Serializer):
     )
 
 
+class BootstrapSerializer(serializers.Serializer):
+    leader = serializers.IntegerField(
+        allow_null=True, help_text="The leader on the scores as they are; null on a tie."
+    )
+    share = serializers.DecimalField(
+        max_digits=4,
+        decimal_places=3,
+        allow_null=True,
+        help_text="Share (0–1) of resamples of reviewers and cells in which the leader stays "
+        "leader; null when there is no single leader.",
+    )
+    resamples = serializers.IntegerField()
+    seed = serializers.IntegerField(help_text="Fixed: the same scores give the same share.")
+    names_leader = serializers.BooleanField(
+        help_text="False when the share is below 0.8: `leaders` is then empty."
+    )
+    note = serializers.CharField(help_text="Why no leader is named; empty otherwise.")
+
+
 class TypeResultsSerializer(serializers.Serializer):
     type = SolutionTypeBriefSerializer()
     outside_main_type = serializers.BooleanField(
@@ -100,7 +119,9 @@ class TypeResultsSerializer(serializers.Serializer):
     )
     ranking = TypeRankSerializer(many=True, help_text="Best first under the plan's weights.")
     leaders = serializers.ListField(
-        child=serializers.IntegerField(), help_text="Under the plan's weights, within the type."
+        child=serializers.IntegerField(),
+        help_text="Under the plan's weights, within the type; empty when the data is too thin "
+        "or the bootstrap share is below 0.8.",
     )
     profiles = ProfileLeadersSerializer(many=True, help_text="Leaders per scenario profile.")
     sensitivity = SensitivitySerializer(
@@ -108,6 +129,11 @@ class TypeResultsSerializer(serializers.Serializer):
         help_text="Robustness of the leader within the type; null when the data is too thin.",
     )
     win_shares = WinShareSerializer(many=True, help_text="Empty when the data is too thin.")
+    bootstrap = BootstrapSerializer(
+        allow_null=True,
+        help_text="How often the leader stays leader over resampled reviewers and cells; null "
+        "when the data is too thin.",
+    )
     data_sufficiency = SufficiencySerializer()
 
 
