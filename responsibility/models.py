@@ -13,6 +13,8 @@ from common.querysets import SignallingModel
 from common.validators import key_validator
 from evaluations.models import Candidate, Evaluation, FiveQuestion
 
+from .support.models import SupportTerm as SupportTerm
+
 
 class Letter(models.TextChoices):
     R = "R", _("R — responsible (does the work)")
