@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from common.concurrency import VersionedModel
@@ -18,43 +18,41 @@ from .terms import BY_KEY, CHOICES
 
 
 class SourceKind(models.TextChoices):
-    CONTRACT = "contract", _lazy("Contract clause")
-    WRITTEN = "written", _lazy("Vendor's written answer")
-    MINUTES = "minutes", _lazy("Meeting minutes")
-    LINK = "link", _lazy("Published page (link)")
+    CONTRACT = "contract", _("Contract clause")
+    WRITTEN = "written", _("Vendor's written answer")
+    MINUTES = "minutes", _("Meeting minutes")
+    LINK = "link", _("Published page (link)")
 
 
 class SupportTerm(VersionedModel):
     candidate = models.ForeignKey(Candidate, on_delete=models.CASCADE, related_name="support_terms")
-    term = models.CharField(_lazy("term"), max_length=40, choices=CHOICES)
-    amount = models.DecimalField(
-        _lazy("value"), max_digits=6, decimal_places=1, null=True, blank=True
-    )
+    term = models.CharField(_("term"), max_length=40, choices=CHOICES)
+    amount = models.DecimalField(_("value"), max_digits=6, decimal_places=1, null=True, blank=True)
     text = models.CharField(
-        _lazy("commitment"), max_length=300, blank=True, validators=[no_hidden_characters]
+        _("commitment"), max_length=300, blank=True, validators=[no_hidden_characters]
     )
     source_kind = models.CharField(
-        _lazy("source"), max_length=10, choices=SourceKind.choices, default=SourceKind.CONTRACT
+        _("source"), max_length=10, choices=SourceKind.choices, default=SourceKind.CONTRACT
     )
     source = models.CharField(
-        _lazy("where it is written"),
+        _("where it is written"),
         max_length=300,
         validators=[no_hidden_characters],
-        help_text=_lazy("The clause, who answered and when, or which meeting."),
+        help_text=_("The clause, who answered and when, or which meeting."),
     )
     source_url = models.URLField(
-        _lazy("link"), max_length=500, blank=True, validators=[no_hidden_characters]
+        _("link"), max_length=500, blank=True, validators=[no_hidden_characters]
     )
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
-    updated_at = models.DateTimeField(_lazy("updated"), auto_now=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
     history = HistoricalRecords()
 
     class Meta:
         ordering = ["candidate", "term"]
-        verbose_name = _lazy("support term")
-        verbose_name_plural = _lazy("support terms")
+        verbose_name = _("support term")
+        verbose_name_plural = _("support terms")
         constraints = [
             models.UniqueConstraint(fields=["candidate", "term"], name="support_term_unique")
         ]
@@ -75,12 +73,12 @@ class SupportTerm(VersionedModel):
         if term.is_number:
             self.text = ""
             if self.amount is None:
-                errors["amount"] = _("Enter the number of %(unit)s for “%(term)s”.") % {
+                errors["amount"] = gettext("Enter the number of %(unit)s for “%(term)s”.") % {
                     "unit": term.unit_name,
                     "term": term.label,
                 }
             elif self.amount < term.low or self.amount > term.high:
-                errors["amount"] = _(
+                errors["amount"] = gettext(
                     "“%(term)s” must be between %(low)s and %(high)s %(unit)s; "
                     "for a longer time, write it in the source and enter %(high)s."
                 ) % {
@@ -93,17 +91,19 @@ class SupportTerm(VersionedModel):
             self.amount = None
             self.text = (self.text or "").strip()
             if not self.text:
-                errors["text"] = _("Write what is committed for “%(term)s”.") % {"term": term.label}
+                errors["text"] = gettext("Write what is committed for “%(term)s”.") % {
+                    "term": term.label
+                }
         self.source = (self.source or "").strip()
         if not self.source:
-            errors["source"] = _(
+            errors["source"] = gettext(
                 "Say where this is written: the contract clause, who answered in writing and "
                 "when, or which meeting's minutes."
             )
         if self.source_kind == SourceKind.LINK and not self.source_url:
-            errors["source_url"] = _("A published page needs its link.")
+            errors["source_url"] = gettext("A published page needs its link.")
         elif self.source_url and is_placeholder_url(self.source_url):
-            errors["source_url"] = _(
+            errors["source_url"] = gettext(
                 "This address is a placeholder, not a source; link the real page."
             )
         if errors:
