@@ -49,8 +49,9 @@ class SupportLineSerializer(serializers.Serializer):
     unit = serializers.CharField(help_text='hours, days, weeks, months; "" for a text term.')
     unit_label = serializers.CharField()
     better = serializers.CharField(help_text='lower, higher, or "" when no value is marked.')
-    values = SupportValueSerializer(
-        many=True, allow_null=True, help_text="One per candidate, in order; null: none recorded."
+    values = serializers.ListField(
+        child=SupportValueSerializer(allow_null=True),
+        help_text="One per candidate, in order; null: none recorded.",
     )
 
 
