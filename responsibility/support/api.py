@@ -8,7 +8,7 @@ changing a saved term without either is refused with 428, as everywhere in the A
 from __future__ import annotations
 
 from django.utils.translation import gettext
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
@@ -31,16 +31,34 @@ from .rows import comparison_values
 from .selectors import comparison, term_get
 from .terms import BY_KEY, TERMS
 
+VALUE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "amount": {"type": ["string", "null"], "description": "A decimal, in the term's unit."},
+        "text": {"type": "string"},
+        "source_kind": {"enum": list(SourceKind.values)},
+        "source_kind_label": {"type": "string"},
+        "source": {"type": "string"},
+        "source_url": {"type": "string"},
+        "best": {"type": "boolean", "description": "The best value of its row (shown with ★)."},
+        "version": {"type": "integer"},
+    },
+    "required": [
+        "amount",
+        "text",
+        "source_kind",
+        "source_kind_label",
+        "source",
+        "source_url",
+        "best",
+        "version",
+    ],
+}
 
-class SupportValueSerializer(serializers.Serializer):
-    amount = serializers.CharField(allow_null=True, help_text="A decimal, in the term's unit.")
-    text = serializers.CharField()
-    source_kind = serializers.ChoiceField(choices=SourceKind.choices)
-    source_kind_label = serializers.CharField()
-    source = serializers.CharField()
-    source_url = serializers.CharField(help_text="Empty when none, or a placeholder address.")
-    best = serializers.BooleanField(help_text="The best value of its row (shown with ★).")
-    version = serializers.IntegerField()
+
+@extend_schema_field({"type": "array", "items": {"anyOf": [VALUE_SCHEMA, {"type": "null"}]}})
+class SupportValuesField(serializers.ListField):
+    """Each candidate's value of a term, in order; null where none is recorded."""
 
 
 class SupportLineSerializer(serializers.Serializer):
@@ -49,10 +67,7 @@ class SupportLineSerializer(serializers.Serializer):
     unit = serializers.CharField(help_text='hours, days, weeks, months; "" for a text term.')
     unit_label = serializers.CharField()
     better = serializers.CharField(help_text='lower, higher, or "" when no value is marked.')
-    values = serializers.ListField(
-        child=SupportValueSerializer(allow_null=True),
-        help_text="One per candidate, in order; null: none recorded.",
-    )
+    values = SupportValuesField(help_text="One per candidate, in order; null: none recorded.")
 
 
 class SupportCandidateSerializer(serializers.Serializer):
@@ -113,6 +128,7 @@ def term_key(key: str) -> str:
 
 class SupportComparisonView(EvaluationScopedView):
     @extend_schema(
+        operation_id="evaluations_support_terms_list",
         summary="Every shortlisted candidate's support terms side by side",
         responses={200: SupportComparisonSerializer, **READ_ERRORS},
     )
