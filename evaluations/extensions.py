@@ -7,8 +7,9 @@ decided gate runs and where a gate item of the app's is put right, the links and
 to evaluations' pages (and the home page), the action it offers on an unverified capability, its
 risk reminders together with the lookups they read (so a list of evaluations still costs a fixed
 number of queries), the history rows that belong to an evaluation's timeline, the parts of the
-report it builds and what it does when an evaluation's status changes. evaluations contributes
-its own built-in reminders the same way. Seeding stays with common.seeding, below every app.
+report it builds, the sheets it adds to the evaluation's workbook and what it does when an
+evaluation's status changes. evaluations contributes its own built-in reminders the same way.
+Seeding stays with common.seeding, below every app.
 """
 
 from __future__ import annotations
@@ -148,6 +149,9 @@ class Contribution:
     # that changes an evaluation's status, after the change is saved.
     status_hooks: tuple = ()
     panels: tuple = ()  # Panel, …
+    # (workbook, evaluation, used sheet titles) → None: a sheet the app adds to the
+    # evaluation's .xlsx workbook (common.xlsx has the helpers; titles join `used`).
+    workbook_sheets: tuple = ()
 
 
 CONTRIBUTIONS: dict[str, Contribution] = {}
@@ -233,6 +237,10 @@ def unsealed_report_keys() -> tuple[str, ...]:
 def unsealed_history() -> tuple[str, ...]:
     """The history kinds left out of a report's sealed history (they come after the seal)."""
     return tuple(kind for part in report_parts() for kind in part.unsealed_history)
+
+
+def workbook_sheets() -> list[Callable]:
+    return [sheet for c in CONTRIBUTIONS.values() for sheet in c.workbook_sheets]
 
 
 def status_hooks() -> list[Callable]:

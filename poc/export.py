@@ -13,41 +13,12 @@ from io import BytesIO
 
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
-from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.styles import Alignment
+
+from common.xlsx import FILL, HEADER, append_values, sheet_title
+from evaluations.extensions import workbook_sheets
 
 from .selectors import Scorecard
-
-HEADER = Font(bold=True)
-FILL = PatternFill("solid", fgColor="EEF2F6")
-
-
-def _sheet_title(name: str, used: set[str]) -> str:
-    title = "".join(ch for ch in name if ch not in "[]:*?/\\")[:28] or "group"
-    base, n = title, 2
-    while title in used:
-        title = f"{base[:25]}-{n}"
-        n += 1
-    used.add(title)
-    return title
-
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def append_values(ws, values) -> None:
-    """Append a row in which every string is text typed by someone (case titles, criteria,
-    names): it is stored as a text cell, never as a formula, and one that a spreadsheet would
-    read as a formula when edited is marked quote-prefixed as well. The workbook holds no
-    formula at all."""
-    ws.append([None if isinstance(v, str) else v for v in values])
-    row = ws.max_row
-    for col, value in enumerate(values, start=1):
-        if isinstance(value, str):
-            cell = ws.cell(row, col)
-            # Assigning `cell.value` would make "=..." a formula: store it typed as text.
-            cell._value, cell.data_type = value, "s"
-            if value.startswith(FORMULA_STARTS):
-                cell.quotePrefix = True
 
 
 def weighted_mean(pairs) -> float | None:
@@ -63,12 +34,12 @@ def weighted_mean(pairs) -> float | None:
 def scorecard_workbook(card: Scorecard) -> bytes:
     wb = Workbook()
     summary = wb.active
-    summary.title = _sheet_title(_("Summary"), set())
+    summary.title = sheet_title(_("Summary"), set())
     used = {summary.title}
     candidates = card.candidates
     group_totals = []  # (group name, group weight, [each candidate's weighted score or None])
     for block in card.groups:
-        ws = wb.create_sheet(_sheet_title(block.plan_group.group.name, used))
+        ws = wb.create_sheet(sheet_title(block.plan_group.group.name, used))
         append_values(
             ws,
             [_("Case"), _("Acceptance criteria"), _("Weight")] + [c.name for c in candidates],
@@ -121,6 +92,8 @@ def scorecard_workbook(card: Scorecard) -> bytes:
         ),
     )
     summary.column_dimensions["A"].width = 36
+    for add_sheet in workbook_sheets():  # the sheets other apps contribute
+        add_sheet(wb, card.evaluation, used)
     out = BytesIO()
     wb.save(out)
     return out.getvalue()

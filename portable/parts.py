@@ -63,7 +63,7 @@ from poc.models import (
     TestGroup,
 )
 from reports.models import ReportRun
-from responsibility.models import Area, AreaRow, Cell, CostInput, CostSettings, Party
+from responsibility.models import Area, AreaRow, Cell, CostInput, CostSettings, Party, SupportTerm
 from signoff.models import Approval
 
 SCHEMA_VERSION = 1
@@ -110,6 +110,7 @@ PARTS: tuple[Part, ...] = (
     Part(Cell, "row__candidate__evaluation"),
     Part(CostSettings, "evaluation"),
     Part(CostInput, "candidate__evaluation"),
+    Part(SupportTerm, "candidate__evaluation"),
     Part(PlanGroup, "evaluation"),
     Part(PlanCase, "evaluation"),
     Part(Score, "case__evaluation"),

@@ -18,6 +18,8 @@ from evaluations.stack_controls import CONTROL_KEYS, duplicated_controls
 # evaluations.stack_controls): area key -> control key.
 CONTROL_AREAS = {f"layer_owner_{key}": key for key in CONTROL_KEYS}
 
+from .support.models import SupportTerm as SupportTerm
+
 
 class Letter(models.TextChoices):
     R = "R", _("R — responsible (does the work)")

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views
+from .support.views import SupportView
 
 app_name = "responsibility"
 
@@ -13,4 +14,5 @@ urlpatterns = [
         name="matrix_save",
     ),
     path("<int:pk>/costs/", views.CostsView.as_view(), name="costs"),
+    path("<int:pk>/support/", SupportView.as_view(), name="support"),
 ]

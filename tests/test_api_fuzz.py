@@ -140,6 +140,7 @@ def known_values(evaluation, empty, run, sealed) -> dict:
         ],
         "area_key": [areas[0].key, areas[-1].key],
         "party_key": [p.key for p in parties_for(evaluation)][-3:],
+        "term": ["p1_response", "support_hours"],  # support terms: a number and words
         "case_pk": keys(evaluation.poc_cases.order_by("-pk"), "pk", 3),
         "group_key": keys(evaluation.poc_groups, "group__key"),
         "evidence_pk": keys(Evidence.objects.filter(score__case__evaluation=evaluation), "pk"),

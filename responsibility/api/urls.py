@@ -1,5 +1,6 @@
 from django.urls import path
 
+from ..support import api as support
 from . import views
 
 app_name = "responsibility-api"
@@ -7,6 +8,7 @@ app_name = "responsibility-api"
 EVALUATION = "evaluations/<int:evaluation_pk>/"
 MATRIX = EVALUATION + "matrices/<int:candidate_pk>/"
 ROW = MATRIX + "rows/<str:area_key>/"
+SUPPORT = EVALUATION + "support-terms/"
 
 urlpatterns = [
     path("parties/", views.PartyLibraryView.as_view(), name="party_library"),
@@ -23,5 +25,11 @@ urlpatterns = [
         EVALUATION + "costs/candidates/<int:candidate_pk>/",
         views.CostInputView.as_view(),
         name="cost_input",
+    ),
+    path(SUPPORT, support.SupportComparisonView.as_view(), name="support_list"),
+    path(
+        SUPPORT + "<int:candidate_pk>/<str:term>/",
+        support.SupportTermView.as_view(),
+        name="support_term",
     ),
 ]

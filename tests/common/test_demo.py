@@ -31,6 +31,8 @@ from poc.models import ConflictDeclaration, Consensus, PlanCase, Score, TestCase
 from poc.selectors import scorecard
 from responsibility.models import Area, AreaRow, Cell, CostInput, CostSettings
 from responsibility.selectors import evaluation_matrices
+from responsibility.support.selectors import comparison as support_comparison
+from responsibility.support.terms import TERMS as SUPPORT_TERMS
 
 pytestmark = pytest.mark.django_db
 
@@ -139,6 +141,16 @@ def test_demo_loads_one_complete_evaluation_once():
     assert Cell.objects.filter(row__candidate__evaluation=evaluation, letter="AR").exists()
     keys = {r.key for r in reminders_for(evaluation_data(evaluation))}
     assert "price-without-responsibilities" not in keys
+    # Support terms side by side: Run:ai's complete, the enterprise platform's with gaps.
+    table = support_comparison(evaluation)
+    recorded = {
+        c.solution.slug: len(table.by_candidate.get(c.pk, {}))
+        for c in table.candidates
+        if not c.is_stack
+    }
+    assert recorded["runai"] == len(SUPPORT_TERMS)
+    assert 0 < recorded["enterprise-container-platform"] < len(SUPPORT_TERMS)
+    assert any(cell.best for line in table.lines for cell in line.cells)
 
     cases = PlanCase.objects.filter(evaluation=evaluation).count()
     assert cases > 0

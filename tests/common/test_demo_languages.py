@@ -48,7 +48,7 @@ def all_strings(language: str) -> list[tuple[str, str]]:
 
 def test_the_language_files_have_the_same_keys_and_structure():
     en_files, zh_files = demo_texts("en"), demo_texts("zh-hans")
-    assert set(en_files) == set(zh_files) == {"evaluations", "responsibility", "poc"}
+    assert set(en_files) == set(zh_files) == {"evaluations", "responsibility", "support", "poc"}
     for app, en in en_files.items():
         assert shape(en) == shape(zh_files[app]), app
     zh_strings = dict(all_strings("zh-hans"))

@@ -5,6 +5,7 @@ import hashlib
 import io
 import json
 import zipfile
+from decimal import Decimal
 
 import pytest
 from django.apps import apps
@@ -30,6 +31,7 @@ from poc.models import Evidence
 from poc.testbeds import bed_save
 from portable.archive import PARTS, ArchiveRefused, evaluation_export, evaluation_import
 from responsibility.models import Party
+from responsibility.support.services import support_term_save
 from signoff.models import Approval
 from tests.conftest import make_user
 from tests.factories import (
@@ -66,8 +68,8 @@ def waive_one(evaluation, owner) -> ConstraintWaiver:
 
 
 def make_all_kinds(owner, people) -> Evaluation:
-    """make_everything, plus what it leaves out: a stack, a waiver, a test bed, a measurement
-    import, two report runs with PDFs and the approvals of a sealed evaluation."""
+    """make_everything, plus what it leaves out: a stack, a waiver, a support term, a test bed, a
+    measurement import, two report runs with PDFs and the approvals of a sealed evaluation."""
     evaluation = make_everything(owner, people)
     reviewer = people[MemberRole.REVIEWER]
     compose_stack(
@@ -80,6 +82,14 @@ def make_all_kinds(owner, people) -> Evaluation:
     )
     waive_one(evaluation, owner)
     slurm = evaluation.candidates.get(solution__slug="slurm", stack_name="")
+    support_term_save(
+        user=owner,
+        candidate=slurm,
+        term="p1_response",
+        expected_version=0,
+        amount=Decimal("2"),
+        source="Support contract, clause 4",
+    )
     bed_save(
         user=owner,
         candidate=slurm,

@@ -31,6 +31,7 @@ def test_each_app_contributes_the_parts_of_its_data():
         "appendix.history": "evaluations",
         "matrices": "responsibility",
         "costs": "responsibility",
+        "support": "responsibility",
         "poc": "poc",
         "appendix.test_cases": "poc",
         "appendix.evidence": "poc",
