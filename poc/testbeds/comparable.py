@@ -7,8 +7,11 @@ conditions of a test bed (`conditions_key`) are what services.bed_mismatch compa
 
 - the accelerator (vendor and model, compared without case and spaces: services.accelerator_key);
 - the accelerator count and the node count;
-- the component versions (Kubernetes, drivers, CUDA or CANN), one a line, compared without case,
-  spacing or order of the lines.
+- the software versions recorded under component versions, one a line ("Kubernetes 1.29.4",
+  "CUDA 12.2"): two beds differ when both name a component in different versions. A component
+  only one bed names is part of that candidate's own stack (Slurm lists Enroot, Volcano lists
+  Kubernetes) and keeps no one apart. A candidate joins the first group of its hardware whose
+  beds it does not contradict, in the candidates' order, so no two beds in a group disagree.
 
 Unlike the reminder, a blank field is not skipped here: a bed that does not say how many
 accelerators it had is not known to be the same as one with 32, so it is not ranked with it.
@@ -26,6 +29,7 @@ names the conditions as they were; once a bed changes, it no longer applies to t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -52,25 +56,51 @@ def _lines(text: str) -> list[str]:
     return sorted(" ".join(line.split()).casefold() for line in text.splitlines() if line.strip())
 
 
+VERSION_START = re.compile(r"^v?\d")
+
+
+def versions_of(components: str) -> dict[str, tuple[str, str]]:
+    """The recorded software versions, one a line: "Kubernetes 1.29.4" -> {"kubernetes":
+    ("1.29.4", "Kubernetes 1.29.4")}: the name is what comes before the first word starting with
+    a digit, compared without case; a line with no such word names no version and is not
+    compared."""
+    out = {}
+    for line in components.splitlines():
+        words = line.split()
+        at = next((i for i, w in enumerate(words) if VERSION_START.match(w)), None)
+        if at:
+            out[" ".join(words[:at]).casefold()] = (words[at].casefold(), " ".join(words))
+    return out
+
+
+def hardware_key(bed: TestBed) -> str:
+    return "|".join(
+        (
+            accelerator_key(bed.accelerator),
+            "" if bed.accelerator_count is None else str(bed.accelerator_count),
+            "" if bed.nodes is None else str(bed.nodes),
+        )
+    )
+
+
 def conditions_key(bed: TestBed | None) -> str | None:
-    """What two beds must share to be compared (see the module); None: not recorded."""
+    """The conditions of a bed as recorded (see the module): what a declaration names; None:
+    not recorded."""
     if bed is None:
         return None
-    parts = (
-        accelerator_key(bed.accelerator),
-        "" if bed.accelerator_count is None else str(bed.accelerator_count),
-        "" if bed.nodes is None else str(bed.nodes),
-        "\n".join(_lines(bed.components)),
-    )
-    if not any(parts):
+    lines = "\n".join(_lines(bed.components))
+    if hardware_key(bed) == "||" and not lines:
         return None
-    return "|".join(parts)
+    return f"{hardware_key(bed)}|{lines}"
 
 
-def conditions_label(bed: TestBed | None) -> str:
-    """ "NVIDIA A800 × 32, 4 nodes; Kubernetes 1.29, CUDA 12.2" ("" when not recorded)."""
-    if conditions_key(bed) is None:
-        return ""
+def conflicts(a: dict, b: dict) -> list[str]:
+    """The components both beds name, in different versions (versions_of)."""
+    return sorted(name for name in a.keys() & b.keys() if a[name][0] != b[name][0])
+
+
+def hardware_label(bed: TestBed) -> str:
+    """ "NVIDIA A800 × 32, 4 nodes"."""
     head = bed.accelerator or _("accelerator not recorded")
     if bed.accelerator_count is not None:
         head = f"{head} × {bed.accelerator_count}"
@@ -78,10 +108,16 @@ def conditions_label(bed: TestBed | None) -> str:
         head = ngettext(
             "%(accelerators)s, %(n)d node", "%(accelerators)s, %(n)d nodes", bed.nodes
         ) % {"accelerators": head, "n": bed.nodes}
+    return head
+
+
+def conditions_label(bed: TestBed | None) -> str:
+    """ "NVIDIA A800 × 32, 4 nodes; Kubernetes 1.29, CUDA 12.2" ("" when not recorded)."""
+    if conditions_key(bed) is None:
+        return ""
     versions = ", ".join(" ".join(line.split()) for line in bed.components.splitlines() if line)
-    if versions:
-        head = f"{head}; {versions}"
-    return shorten(head, LABEL_LIMIT)
+    head = hardware_label(bed)
+    return shorten(f"{head}; {versions}" if versions else head, LABEL_LIMIT)
 
 
 def not_recorded_label() -> str:
@@ -98,6 +134,7 @@ class BedGroup:
     labels: list[str]
     candidates: list[int] = field(default_factory=list)
     equivalences: list[BedEquivalence] = field(default_factory=list)
+    versions: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def recorded(self) -> bool:
@@ -108,38 +145,78 @@ class BedGroup:
         return " ≡ ".join(self.labels) if self.recorded else not_recorded_label()
 
 
+def _partition(candidates, beds: dict) -> list[BedGroup]:
+    """Same hardware, and no component named by two beds in two versions: each candidate joins
+    the first group of its hardware whose beds it does not contradict (candidates in order)."""
+    groups: list[BedGroup] = []
+    unrecorded = BedGroup(None, [])
+    for c in candidates:
+        bed = beds.get(c.pk)
+        if conditions_key(bed) is None:
+            unrecorded.candidates.append(c.pk)
+            continue
+        hardware, versions = hardware_key(bed), versions_of(bed.components)
+        group = next(
+            (g for g in groups if g.key == hardware and not conflicts(g.versions, versions)),
+            None,
+        )
+        if group is None:
+            group = BedGroup(hardware, [hardware_label(bed)])
+            groups.append(group)
+        group.candidates.append(c.pk)
+        group.versions.update(versions)
+    for group in groups:
+        # Several groups on one hardware: name the versions that keep them apart.
+        apart = sorted(
+            {
+                name
+                for other in groups
+                if other is not group and other.key == group.key
+                for name in conflicts(group.versions, other.versions)
+            }
+        )
+        if apart:
+            shown = ", ".join(group.versions[name][1] for name in apart)
+            group.labels = [shorten(f"{group.labels[0]}; {shown}", LABEL_LIMIT)]
+    return groups + ([unrecorded] if unrecorded.candidates else [])
+
+
 def bed_groups(candidates, beds: dict, equivalences) -> list[BedGroup]:
     """The candidates (in their order) split into comparable test-bed groups: recorded
-    conditions in order of first appearance, then "test bed not recorded". `beds` maps a
-    candidate's pk to its TestBed (absent or None: none)."""
-    parent: dict[str, str] = {}
+    conditions in order of first appearance, then "test bed not recorded"; then the groups a
+    declaration names on both sides joined. `beds` maps a candidate's pk to its TestBed (absent
+    or None: none)."""
+    groups = _partition(candidates, beds)
+    by_key: dict[str, int] = {}  # a bed's conditions -> the index of its group
+    for i, group in enumerate(groups):
+        for pk in group.candidates:
+            key = conditions_key(beds.get(pk))
+            if key is not None:
+                by_key.setdefault(key, i)
+    parent = list(range(len(groups)))
 
-    def find(key: str) -> str:
-        while parent.setdefault(key, key) != key:
-            key = parent[key]
-        return key
+    def find(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
 
-    keys = {c.pk: conditions_key(beds.get(c.pk)) for c in candidates}
-    present = {k for k in keys.values() if k is not None}
-    applied = [e for e in equivalences if e.first_key in present and e.second_key in present]
+    applied = [e for e in equivalences if e.first_key in by_key and e.second_key in by_key]
     for e in applied:
-        a, b = find(e.first_key), find(e.second_key)
+        a, b = find(by_key[e.first_key]), find(by_key[e.second_key])
         if a != b:
-            parent[b] = a
-    groups: dict[str | None, BedGroup] = {}
-    for c in candidates:
-        key = keys[c.pk]
-        root = None if key is None else find(key)
-        group = groups.get(root)
-        if group is None:
-            group = groups[root] = BedGroup(root, [])
-        label = conditions_label(beds.get(c.pk))
-        if label and label not in group.labels:
-            group.labels.append(label)
-        group.candidates.append(c.pk)
+            parent[max(a, b)] = min(a, b)
+    for i, group in enumerate(groups):
+        root = find(i)
+        if root != i:
+            groups[root].candidates.extend(group.candidates)
+            groups[root].labels.extend(x for x in group.labels if x not in groups[root].labels)
     for e in applied:
-        groups[find(e.first_key)].equivalences.append(e)
-    return sorted(groups.values(), key=lambda g: not g.recorded)
+        groups[find(by_key[e.first_key])].equivalences.append(e)
+    order = {pk: n for n, pk in enumerate(c.pk for c in candidates)}
+    out = [g for i, g in enumerate(groups) if find(i) == i]
+    for g in out:
+        g.candidates.sort(key=order.__getitem__)
+    return out
 
 
 def conditions_of(evaluation: Evaluation) -> tuple[dict[int, TestBed], list[BedEquivalence]]:
@@ -183,8 +260,11 @@ def equivalence_declare(
             ]
     if errors:
         raise ValidationError(errors)
-    first_key, second_key = conditions_key(beds[first.pk]), conditions_key(beds[second.pk])
-    if first_key == second_key:
+    a, b = beds[first.pk], beds[second.pk]
+    first_key, second_key = conditions_key(a), conditions_key(b)
+    if hardware_key(a) == hardware_key(b) and not conflicts(
+        versions_of(a.components), versions_of(b.components)
+    ):
         raise Conflict(_("These test beds are already the same conditions: nothing to declare."))
     row = BedEquivalence(
         evaluation=evaluation,

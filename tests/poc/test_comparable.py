@@ -103,6 +103,43 @@ def test_conditions_compare_accelerator_scale_and_versions_not_spelling():
     assert conditions_key(None) is None and conditions_key(TestBed(notes="later")) is None
 
 
+def test_versions_keep_beds_apart_only_when_both_name_the_component(evaluation, owner, scored):
+    hardware = {"nodes": 4, **A800}
+    bed = TestBed.objects.get(candidate=scored["volcano"])
+    bed_save(
+        user=owner,
+        candidate=scored["volcano"],
+        expected_version=bed.version,
+        components="Kubernetes 1.29.4\nNVIDIA GPU Operator 23.9.2",
+        **hardware,
+    )
+    bed = TestBed.objects.get(candidate=scored["slurm"])
+    # Slurm's own stack names no Kubernetes: the same test bed as Volcano's.
+    bed_save(
+        user=owner,
+        candidate=scored["slurm"],
+        expected_version=bed.version,
+        components="Rocky Linux 9.3\nEnroot 3.4",
+        **hardware,
+    )
+    groups = open_source(results(evaluation, owner))
+    assert [[c.solution.slug for c in t.candidates] for t in groups] == [["slurm", "volcano"]]
+    assert groups[0].bed_label == A800_LABEL
+    # Both name Kubernetes, in two versions: apart, and the label says why.
+    bed_save(
+        user=owner,
+        candidate=scored["slurm"],
+        expected_version=bed.version + 1,
+        components="kubernetes 1.28.2",
+        **hardware,
+    )
+    groups = open_source(results(evaluation, owner))
+    assert [t.bed_label for t in groups] == [
+        f"{A800_LABEL}; kubernetes 1.28.2",
+        f"{A800_LABEL}; Kubernetes 1.29.4",
+    ]
+
+
 # --- never ranked together -------------------------------------------------------------------
 
 
