@@ -93,7 +93,7 @@ class ProfileLeadersSerializer(serializers.Serializer):
     )
 
 
-class BedEquivalenceSerializer(serializers.Serializer):
+class GroupEquivalenceSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     first = serializers.IntegerField(help_text="Candidate id.")
     second = serializers.IntegerField(help_text="Candidate id.")
@@ -108,7 +108,7 @@ class GroupBedSerializer(serializers.Serializer):
         "or “test bed not recorded”, in the request's language."
     )
     recorded = serializers.BooleanField(help_text="False: these candidates have no test bed.")
-    equivalences = BedEquivalenceSerializer(
+    equivalences = GroupEquivalenceSerializer(
         many=True, help_text="The owner's declarations that joined test beds into this group."
     )
 
