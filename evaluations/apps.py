@@ -9,7 +9,7 @@ class EvaluationsConfig(AppConfig):
     def ready(self):
         from common.seeding import register
 
-        from . import constraints, reminders, report, stacks
+        from . import acknowledgements, constraints, reminders, report, stacks
         from .extensions import Contribution, Lookups, contribute
         from .services.seed import questions_load_seed
 
@@ -19,6 +19,7 @@ class EvaluationsConfig(AppConfig):
                 "evaluations",
                 reminders=reminders.BUILT_IN,
                 report_parts=report.PARTS,
+                history_sources=(acknowledgements.history_source(),),
                 lookups=Lookups(
                     candidate_prefetches=(*constraints.CANDIDATE_LOOKUPS, *stacks.CANDIDATE_LOOKUPS)
                 ),

@@ -22,6 +22,7 @@ from .models import (
     LayerRole,
     MemberRole,
     QuestionAnswer,
+    ReminderAcknowledgement,
     StatusChange,
 )
 from .people import person_named
@@ -368,3 +369,21 @@ class TypeDecisionForm(forms.Form):
     )
     reason = forms.CharField(required=False, max_length=text_limit(Evaluation, "main_type_reason"))
     version = VersionField()
+
+
+class AcknowledgementForm(forms.Form):
+    """Which open high reminder an acknowledgement (or its withdrawal) is about."""
+
+    key = forms.CharField(max_length=200)
+    version = VersionField()
+
+
+class AcknowledgeForm(AcknowledgementForm):
+    reason = forms.CharField(
+        label=_("Why decide while this reminder is open"),
+        max_length=text_limit(ReminderAcknowledgement, "reason"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages={
+            "required": _("Say why the evaluation may be decided while this reminder is open.")
+        },
+    )

@@ -68,6 +68,8 @@ rules.add_perm("evaluations.manage_members", is_owner)
 rules.add_perm("evaluations.change_status", is_editor)
 rules.add_perm("evaluations.reopen_evaluation", is_owner)
 rules.add_perm("evaluations.waive_constraint", is_owner & is_open)
+# Accepting, with a reason, that the evaluation is decided while a high reminder is open.
+rules.add_perm("evaluations.acknowledge_reminder", is_owner & is_open)
 
 # The question libraries are catalog-like: everyone reads, admins edit (Django admin).
 for model in ("contextquestion", "fivequestion", "constraint"):

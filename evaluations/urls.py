@@ -24,6 +24,16 @@ urlpatterns = [
         name="answer_save",
     ),
     path("<int:pk>/decision/", views.DecisionView.as_view(), name="evaluation_decision"),
+    path(
+        "<int:pk>/acknowledgements/",
+        views.ReminderAcknowledgeView.as_view(),
+        name="reminder_acknowledge",
+    ),
+    path(
+        "<int:pk>/acknowledgements/withdraw/",
+        views.ReminderWithdrawView.as_view(),
+        name="reminder_withdraw",
+    ),
     path("<int:pk>/members/", members.MembersView.as_view(), name="evaluation_members"),
     path("<int:pk>/members/people/", members.MemberSearchView.as_view(), name="member_search"),
     path("<int:pk>/history/", views.HistoryView.as_view(), name="evaluation_history"),

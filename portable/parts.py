@@ -47,6 +47,7 @@ from evaluations.models import (
     FiveQuestion,
     Membership,
     QuestionAnswer,
+    ReminderAcknowledgement,
     StatusChange,
 )
 from poc.models import (
@@ -103,6 +104,7 @@ PARTS: tuple[Part, ...] = (
     Part(QuestionAnswer, "candidate__evaluation"),
     Part(ConstraintWaiver, "candidate__evaluation"),
     Part(Decision, "evaluation"),
+    Part(ReminderAcknowledgement, "evaluation"),
     Part(StatusChange, "evaluation"),
     Part(AreaRow, "candidate__evaluation"),
     Part(Cell, "row__candidate__evaluation"),

@@ -7,10 +7,13 @@ seed is printed in the header), and a test that commits leaves the seeded state 
 
 import os
 import shutil
+import threading
 
 import pytest
 from django.conf import settings
+from django.core.servers.basehttp import ThreadedWSGIServer
 from django.db import connection
+from django.test.testcases import LiveServerThread
 from django.utils import translation
 from pytest_django.plugin import blocking_manager_key
 
@@ -61,6 +64,38 @@ def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
+class OneRequestAtATime(ThreadedWSGIServer):
+    """The live server on an in-memory SQLite database: its request threads share the test's
+    one connection (Django passes it over), so two requests at once (a browser's htmx post while
+    a page loads) would use one transaction from two threads, and the flush that ends the test
+    could meet a request still in flight ('database table is locked'). Requests take turns,
+    and the flush waits for the one in flight (pytest_runtest_teardown)."""
+
+    turn = threading.Lock()
+    WAIT_SECONDS = 60  # a request never waits forever for a flush that waits for it
+
+    def set_app(self, application):
+        def one_at_a_time(environ, start_response):
+            if not self.turn.acquire(timeout=self.WAIT_SECONDS):
+                start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+                return [b"the test server stayed busy"]
+            try:
+                response = application(environ, start_response)
+                try:
+                    return [b"".join(response)]  # read inside the turn: it may query too
+                finally:
+                    if hasattr(response, "close"):
+                        response.close()  # request_finished, as the server would send it
+            finally:
+                self.turn.release()
+
+        super().set_app(one_at_a_time)
+
+
+if connection.vendor == "sqlite":
+    LiveServerThread.server_class = OneRequestAtATime
+
+
 TRANSACTIONAL_FIXTURES = {"transactional_db", "live_server", "django_db_reset_sequences"}
 
 
@@ -77,7 +112,12 @@ def pytest_runtest_teardown(item, nextitem):
     seeded content and role groups included. Put it back once the flush is done (the rows the
     session's seed left, tests/seedstate.py), so the tests after it, and the next run on the
     same database, find what a fresh database has."""
-    yield
+    waited = _commits(item) and OneRequestAtATime.turn.acquire(timeout=30)
+    try:
+        yield
+    finally:
+        if waited:
+            OneRequestAtATime.turn.release()
     if _commits(item):
         with item.config.stash[blocking_manager_key].unblock():
             SEEDED.restore()

@@ -13,6 +13,7 @@ from catalog.models import (
     SupportLevel,
 )
 from common.roles import ADMIN
+from tests.method_steps import follow_method
 
 PASSWORD = "correct-horse-battery-staple"
 
@@ -244,6 +245,7 @@ def decide(evaluation, owner, *candidates):
         decided_by="Architecture board",
         expected_version=None,
     )
+    follow_method(evaluation, owner, chosen=candidates)
     ev.evaluation_transition(
         user=owner, evaluation=evaluation, to_status="decided", reason="Signed"
     )
@@ -393,6 +395,7 @@ def make_everything(owner, people, *, sealed=False):
         expected_version=None,
     )
     if sealed:
+        follow_method(evaluation, owner, chosen=[slurm])
         ev.evaluation_transition(
             user=owner, evaluation=evaluation, to_status="decided", reason="Signed"
         )

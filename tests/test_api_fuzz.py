@@ -52,7 +52,9 @@ from catalog.models import (
     SolutionType,
     Source,
 )
-from evaluations.models import Constraint, ContextQuestion, FiveQuestion
+from evaluations.acknowledgements import high_reminders
+from evaluations.models import Constraint, ContextQuestion, FiveQuestion, ReminderAcknowledgement
+from evaluations.selectors import evaluation_data
 from poc.models import ConflictDeclaration, Evidence
 from reports import services as report_services
 from responsibility.selectors import active_areas, parties_for
@@ -131,6 +133,11 @@ def known_values(evaluation, empty, run, sealed) -> dict:
         "context/question_key": keys(ContextQuestion.objects, "key", 3),
         "answers/question_key": keys(FiveQuestion.objects, "key", 3),
         "constraint_key": keys(Constraint.objects, "key", 3),
+        # An open high reminder of the open evaluation, and one the sealed one acknowledged.
+        "acknowledgements/key": [
+            *(r.key for r in high_reminders(evaluation_data(evaluation))[:1]),
+            *keys(ReminderAcknowledgement.objects.filter(evaluation=sealed), "key", 1),
+        ],
         "area_key": [areas[0].key, areas[-1].key],
         "party_key": [p.key for p in parties_for(evaluation)][-3:],
         "case_pk": keys(evaluation.poc_cases.order_by("-pk"), "pk", 3),

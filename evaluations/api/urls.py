@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import candidates, constraints, stacks, types, views
+from . import acknowledgements, candidates, constraints, stacks, types, views
 
 app_name = "evaluations-api"
 
@@ -68,6 +68,16 @@ urlpatterns = [
         name="waiver_detail",
     ),
     path(EVALUATION + "decision/", views.DecisionView.as_view(), name="decision"),
+    path(
+        EVALUATION + "acknowledgements/",
+        acknowledgements.AcknowledgementListView.as_view(),
+        name="acknowledgement_list",
+    ),
+    path(
+        EVALUATION + "acknowledgements/<str:key>/",
+        acknowledgements.AcknowledgementDetailView.as_view(),
+        name="acknowledgement_detail",
+    ),
     path(EVALUATION + "reminders/", views.ReminderListView.as_view(), name="reminder_list"),
     path(EVALUATION + "history/", views.HistoryListView.as_view(), name="history_list"),
 ]

@@ -119,8 +119,10 @@ class EvaluationTransitionView(EvaluationScopedView):
 
     @extend_schema(
         summary="Move the status (draft, poc, decided, archived); reopening needs a reason",
-        description="Marking decided is refused with 409 and a `missing` list until every "
-        "shortlisted candidate has complete answers and the decision record is complete. The "
+        description="Marking decided is refused with 409 and a `missing` list until the type "
+        "carrying the main responsibility is decided with a reason, every shortlisted candidate "
+        "has complete answers, the decision record is complete and every open high reminder is "
+        "acknowledged by the owner with a reason (`acknowledgements/`). The "
         "list also names the chosen candidates' POC cells nobody scored and those where the "
         "reviewers disagree without a consensus: with only those left, the owner may mark it "
         "decided anyway by sending the `reason`, which is kept in the history and the report.",

@@ -1,4 +1,5 @@
-"""The decision record, and the owner's waivers of hard constraints a chosen candidate violates."""
+"""The decision record, the owner's waivers of hard constraints a chosen candidate violates, and
+the owner's acknowledgements of open high reminders."""
 
 from django.conf import settings
 from django.db import models
@@ -65,3 +66,36 @@ class ConstraintWaiver(SignallingModel):
 
     def __str__(self) -> str:
         return f"{self.candidate} · {self.constraint}"
+
+
+class ReminderAcknowledgement(VersionedModel):
+    """The owner's reasoned acceptance that the evaluation may be marked decided while a high
+    reminder is open. It applies to the reminder's key (the rule, and the candidate where the
+    rule names one: `private-deployment-ignored:12`), so it holds while the reminder goes away
+    and comes back under the same key; a reminder of the same rule about another candidate has
+    another key and needs its own. `title` is the reminder's title when it was acknowledged."""
+
+    evaluation = models.ForeignKey(
+        Evaluation, on_delete=models.CASCADE, related_name="acknowledgements"
+    )
+    key = models.CharField(_("reminder"), max_length=200)
+    title = models.CharField(_("title"), max_length=500, blank=True)
+    reason = BoundedTextField(_("reason"))
+    acknowledged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    acknowledged_at = models.DateTimeField(_("when"), auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["key", "pk"]
+        verbose_name = _("reminder acknowledgement")
+        verbose_name_plural = _("reminder acknowledgements")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["evaluation", "key"], name="reminder_acknowledgement_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.evaluation} · {self.key}"

@@ -4,10 +4,12 @@ concurrency rules live here once. Every function is atomic: it saves all or noth
 One module per part of an evaluation: checks.py (what every write checks first), evaluation.py
 (its fields and context answers), members.py, candidates.py (the shortlist and stacks),
 answers.py (the five questions), decision.py (the decision record, the decided gate, constraint
-waivers) and status.py (the status workflow); seed.py loads the question libraries. Call them
+waivers), acknowledgements.py (the owner's acknowledgements of open high reminders) and
+status.py (the status workflow); seed.py loads the question libraries. Call them
 from here: `from evaluations import services; services.candidate_add(...)`.
 """
 
+from .acknowledgements import reminder_acknowledge, reminder_acknowledgement_withdraw
 from .answers import answer_save
 from .candidates import (
     STACK_MIN_LAYERS,
@@ -34,7 +36,7 @@ from .evaluation import (
     evaluation_update,
 )
 from .members import member_add, member_change_role, member_remove
-from .status import GateRefused, evaluation_transition
+from .status import GateRefused, decided_gate_preview, evaluation_transition
 
 __all__ = [
     "EVALUATION_FIELDS",
@@ -53,6 +55,7 @@ __all__ = [
     "constraint_waiver_withdraw",
     "context_answer_save",
     "decided_gate_missing",
+    "decided_gate_preview",
     "decision_save",
     "evaluation_create",
     "evaluation_require_editable",
@@ -62,5 +65,7 @@ __all__ = [
     "member_add",
     "member_change_role",
     "member_remove",
+    "reminder_acknowledge",
+    "reminder_acknowledgement_withdraw",
     "require_permission",
 ]

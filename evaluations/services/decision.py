@@ -15,6 +15,7 @@ from common.concurrency import bump, lock_or_new
 from common.exceptions import Conflict, Forbidden
 from common.history import save_as
 
+from ..acknowledgements import gate_reminders
 from ..constraints import Verdict, candidate_checks
 from ..models import Candidate, CandidateStatus, Constraint, ConstraintWaiver, Decision, Evaluation
 from ..selectors import evaluation_data
@@ -59,29 +60,80 @@ def decision_save(
 
 # The headings the decided gate groups its items under, by the place that fixes them.
 GATE_GROUPS = {
+    "type": gettext_lazy("Type decision"),
     "shortlist": pgettext_lazy("candidate list", "Shortlist"),
     "questions": gettext_lazy("Five questions"),
     "decision": gettext_lazy("Decision record"),
+    "reminder": gettext_lazy("Open high reminders"),
 }
+GATE_NOTES = {
+    "reminder": gettext_lazy(
+        "Put each right, or the owner acknowledges it with a reason: kept in the history and "
+        "printed in the report as “decided despite”."
+    ),
+}
+# The reminder the type decision's own gate item stands for while no type is decided.
+TYPE_REMINDER = "leaderboard-without-type"
 
 
 class GateItem(str):
     """One thing missing before an evaluation may be marked decided: its text (what the API
-    returns) and the place that fixes it (`place`: "shortlist", "decision" or "questions", with
-    `candidate` and `question` for an answer), which pages turn into a link; `group` is the
-    heading pages list it under."""
+    returns) and the place that fixes it (`place`: "type", "shortlist", "decision", "questions"
+    with `candidate` and `question` for an answer, or "reminder" with the reminder's `key` and
+    `fix_url`), which pages turn into a link; `group` is the heading pages list it under."""
 
     def __new__(cls, text: str, place: str, **where):
         item = super().__new__(cls, text)
         item.place, item.where = place, where
-        item.group, item.note = GATE_GROUPS[place], ""
+        item.group, item.note = GATE_GROUPS[place], GATE_NOTES.get(place, "")
         return item
 
 
-def decided_gate_missing(evaluation: Evaluation) -> list[GateItem]:
-    """Everything that keeps this evaluation from being marked decided; empty when it may be."""
+def type_gate_item(evaluation: Evaluation) -> GateItem | None:
+    """The method's second step: the type that carries the main responsibility, with its
+    reason, is decided before the tools are."""
+    if evaluation.main_type_id is not None and evaluation.main_type_reason.strip():
+        return None
+    if evaluation.main_type_id is None:
+        text = _(
+            "No type has been decided to carry the main responsibility: decide the type "
+            "(scenario → type → tools), then choose the tools."
+        )
+    else:
+        text = _("The type decision gives no reason: say why this type carries it.")
+    return GateItem(text, "type")
+
+
+def reminder_gate_items(data, user, *, leave_out=()) -> list[GateItem]:
+    """Each open high reminder the owner has not acknowledged, as `user` may see it; those
+    blind scoring hides from them are counted, not named (evaluations.acknowledgements)."""
+    found = gate_reminders(data, user, leave_out=leave_out)
+    items = [
+        GateItem(
+            _("High reminder: %(title)s") % {"title": r.title},
+            "reminder",
+            key=r.key,
+            fix_url=r.fix_url,
+        )
+        for r in found.unacknowledged
+    ]
+    if found.hidden_open:
+        text = _(
+            "%(n)d more open high reminder(s) rest on scores hidden from you until you submit "
+            "your own; the owner sees and acknowledges them."
+        ) % {"n": found.hidden_open}
+        items.append(GateItem(text, "reminder"))
+    return items
+
+
+def decided_gate_missing(evaluation: Evaluation, user=None) -> list[GateItem]:
+    """Everything that keeps this evaluation from being marked decided, as `user` may see it
+    (None: everything); empty when it may be."""
     data = evaluation_data(evaluation)
     missing = []
+    type_item = type_gate_item(data.evaluation)
+    if type_item is not None:
+        missing.append(type_item)
     if not data.shortlisted:
         missing.append(GateItem(_("No candidate is shortlisted."), "shortlist"))
     for row in data.progress():
@@ -125,6 +177,8 @@ def decided_gate_missing(evaluation: Evaluation) -> list[GateItem]:
                     "candidate, or the owner waives it with a reason."
                 ) % {"candidate": candidate.name, "constraint": check.constraint.name}
                 missing.append(GateItem(text, "shortlist", candidate=candidate.pk))
+    leave_out = (TYPE_REMINDER,) if type_item is not None else ()
+    missing.extend(reminder_gate_items(data, user, leave_out=leave_out))
     return missing
 
 

@@ -30,11 +30,21 @@ def _decided_gate(user, evaluation: Evaluation, reason: str) -> None:
     """What must hold before an evaluation is decided: evaluations' own list
     (`decided_gate_missing`), then each higher app's check (evaluations.extensions), which
     refuses with that list and its own items or lets the decision through."""
-    missing = decided_gate_missing(evaluation)
+    missing = decided_gate_missing(evaluation, user)
     for check in extensions.decided_gate_checks():
         check(user, evaluation, reason, missing)
     if missing:
         raise GateRefused(missing)
+
+
+def decided_gate_preview(user, evaluation: Evaluation) -> list:
+    """What the decided gate would list for `user` now (empty: it would let the evaluation
+    through without a reason), without moving anything."""
+    try:
+        _decided_gate(user, evaluation, "")
+    except GateRefused as refused:
+        return list(refused.missing)
+    return []
 
 
 @transaction.atomic

@@ -3,7 +3,8 @@ Every write goes through common.views.PageAction, which maps the services' error
 htmx the same way on every page.
 
 home.py holds the start page and the evaluation list, evaluation.py an evaluation's own pages
-(create, overview, edit, decision, history), answers.py the context and five-questions pages.
+(create, overview, edit, decision, history), gate.py the owner's acknowledgements of
+open high reminders from the decided gate's list, answers.py the context and five-questions pages.
 """
 
 from .answers import (
@@ -24,6 +25,7 @@ from .evaluation import (
     HistoryView,
     gate_groups,
 )
+from .gate import ReminderAcknowledgeView, ReminderWithdrawView
 from .home import HOME_EVALUATIONS, LIST_PAGE_SIZE, EvaluationListView, HomeView
 
 __all__ = [
@@ -41,6 +43,8 @@ __all__ = [
     "HomeView",
     "InlineRowAction",
     "QuestionsView",
+    "ReminderAcknowledgeView",
+    "ReminderWithdrawView",
     "answer_row",
     "answered_count",
     "context_row",

@@ -13,6 +13,7 @@ from django.views import View
 from common.views import PageAction
 
 from .. import extensions, services
+from ..acknowledgements import gate_reminders
 from ..forms import DecisionForm, EvaluationForm, TransitionForm
 from ..history import history_entries, history_timeline
 from ..models import FACT_FLAGS, TRANSITIONS, Status
@@ -85,23 +86,47 @@ class EvaluationDetailView(EvaluationMixin, PageAction, View):
 
     def context(self, form, error=None, domain_error=None, **extra):
         targets = sorted(TRANSITIONS[Status(self.evaluation.status)], key=list(Status).index)
+        missing = list(getattr(domain_error, "missing", ()))
+        user = self.request.user
+        shown = bool(missing) or self.gate_asked()
+        if shown and not missing:
+            missing = services.decided_gate_preview(user, self.evaluation)
         return {
             "targets": [Status(t) for t in targets],
             "sealed": self.evaluation.is_sealed,
             "error": error,
-            "gate_groups": gate_groups(
-                [(item, self.gate_link(item)) for item in getattr(domain_error, "missing", ())]
-            ),
+            "gate_shown": shown,
+            "gate_groups": gate_groups([(item, self.gate_link(item)) for item in missing]),
             # Only open POC cells left: the owner may decide anyway with a reason (poc.gate).
-            "gate_reason": bool(getattr(domain_error, "missing", ()))
-            and all(item.place == "poc" for item in domain_error.missing)
-            and self.request.user.has_perm("evaluations.waive_constraint", self.evaluation),
+            "gate_reason": bool(missing)
+            and all(item.place == "poc" for item in missing)
+            and user.has_perm("evaluations.waive_constraint", self.evaluation),
+            "gate_acknowledged": self.acknowledged() if shown else [],
+            "can_acknowledge": user.has_perm("evaluations.acknowledge_reminder", self.evaluation),
             **extra,
         }
+
+    def gate_asked(self) -> bool:
+        """Whether the page shows what the decided gate lists now (`?gate=1`, or after an
+        acknowledgement), for someone who may move the status of an open evaluation."""
+        return (
+            self.request.GET.get("gate") == "1"
+            and not self.evaluation.is_sealed
+            and self.request.user.has_perm("evaluations.change_status", self.evaluation)
+        )
+
+    def acknowledged(self) -> list:
+        """The open high reminders the owner has acknowledged, as the viewer may see them."""
+        data = evaluation_data(self.evaluation)
+        return gate_reminders(data, self.request.user).acknowledged
 
     def gate_link(self, item) -> str:
         """Where a missing item of the decided gate is put right."""
         pk = self.evaluation.pk
+        if item.place == "reminder":
+            return item.where.get("fix_url") or f"{self.evaluation.get_absolute_url()}#reminders"
+        if item.place == "type":
+            return reverse("evaluations:evaluation_shortlist", kwargs={"pk": pk}) + "#main-type"
         if item.place == "questions":
             url = reverse("evaluations:evaluation_questions", kwargs={"pk": pk})
             return f"{url}#answer-{item.where['candidate']}-{item.where['question']}"

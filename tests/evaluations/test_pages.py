@@ -17,7 +17,7 @@ from evaluations.models import (
     QuestionAnswer,
     Status,
 )
-from tests.factories import add_candidates, answer_all, make_evaluation
+from tests.factories import add_candidates, answer_all, follow_method, make_evaluation
 
 pytestmark = pytest.mark.django_db
 
@@ -281,10 +281,12 @@ def test_gate_refusal_lists_what_is_missing_then_seal_and_reopen(client, owner, 
         body,
     )
     assert [(label, int(n)) for label, n, _link in groups] == [
+        ("Type decision", 1),
         ("Five questions", 5),
         ("Decision record", 1),
     ]
-    assert groups[0][2] == f"{questions}#answer-{volcano.pk}-long_term_team"
+    assert groups[0][2] == f"{url('evaluation_shortlist', evaluation)}#main-type"
+    assert groups[1][2] == f"{questions}#answer-{volcano.pk}-long_term_team"
     answer_all(volcano, owner)
     response = client.post(
         url("evaluation_decision", evaluation),
@@ -297,6 +299,7 @@ def test_gate_refusal_lists_what_is_missing_then_seal_and_reopen(client, owner, 
         },
     )
     assert response.status_code == 302
+    follow_method(evaluation, owner, chosen=[slurm])
     assert (
         client.post(url("evaluation_detail", evaluation), {"status": "decided"}).status_code == 302
     )

@@ -17,7 +17,7 @@ from poc import services as poc_services
 from reports.render import report_html
 from reports.snapshot import build_snapshot, snapshot_sha256
 from tests.conftest import make_user
-from tests.factories import add_candidates, add_member, answer_all, declare_none
+from tests.factories import add_candidates, add_member, answer_all, declare_none, follow_method
 
 pytestmark = pytest.mark.django_db
 
@@ -59,6 +59,7 @@ def world(evaluation, owner, people):
         decided_by="Architecture board",
         expected_version=None,
     )
+    follow_method(evaluation, owner, chosen=[slurm])
     return {"slurm": slurm, "volcano": volcano, "cases": cases, "r1": r1}
 
 

@@ -8,7 +8,7 @@ from evaluations import services
 from evaluations.models import Decision, FiveQuestion
 from evaluations.reminders import reminders_for
 from evaluations.selectors import evaluation_data
-from tests.factories import add_candidates, answer_all
+from tests.factories import add_candidates, answer_all, follow_method
 
 pytestmark = pytest.mark.django_db
 
@@ -68,6 +68,7 @@ def test_decided_then_a_new_question_or_no_rationale_fires(evaluation, owner):
         expected_version=None,
     )
     services.evaluation_transition(user=owner, evaluation=evaluation, to_status="poc")
+    follow_method(evaluation, owner, chosen=[slurm])
     services.evaluation_transition(user=owner, evaluation=evaluation, to_status="decided")
     assert not {"decided-without-answers", "decided-without-rationale"} & keys(evaluation)
     # An admin adds a sixth question after the decision: the decision now lacks answers.

@@ -17,7 +17,7 @@ from evaluations.models import (
     StatusChange,
 )
 from evaluations.selectors import shortlist_suggest
-from tests.factories import add_candidates, answer_all, make_evaluation
+from tests.factories import add_candidates, answer_all, follow_method, make_evaluation
 
 pytestmark = pytest.mark.django_db
 
@@ -115,8 +115,10 @@ def test_decided_gate_lists_exactly_what_is_missing(evaluation, owner):
     assert len([m for m in missing if m.startswith("Volcano")]) == FiveQuestion.objects.count()
     assert not [m for m in missing if m.startswith("Slurm")]
     assert "There is no decision record." in missing
+    assert any(m.startswith("No type has been decided") for m in missing)
     answer_all(volcano, owner)
     complete_decision(evaluation, owner, [slurm])
+    follow_method(evaluation, owner, chosen=[slurm])
     evaluation = services.evaluation_transition(
         user=owner, evaluation=evaluation, to_status="decided"
     )
@@ -130,6 +132,7 @@ def test_eliminated_candidates_need_no_answers(evaluation, owner):
         user=owner, candidate=volcano, reason="Too new", expected_version=1
     )
     complete_decision(evaluation, owner, [slurm])
+    follow_method(evaluation, owner, chosen=[slurm])
     assert services.decided_gate_missing(evaluation) == []
 
 
@@ -145,6 +148,7 @@ def test_decided_is_sealed_until_the_owner_reopens_with_a_reason(evaluation, own
     answer_all(slurm, owner)
     complete_decision(evaluation, owner, [slurm])
     to_poc(evaluation, owner)
+    follow_method(evaluation, owner, chosen=[slurm])
     evaluation = services.evaluation_transition(
         user=owner, evaluation=evaluation, to_status="decided"
     )

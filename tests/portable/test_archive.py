@@ -38,6 +38,7 @@ from tests.factories import (
     answer_all,
     compose_stack,
     finished_report,
+    follow_method,
     make_everything,
 )
 
@@ -102,6 +103,7 @@ def make_all_kinds(owner, people) -> Evaluation:
     for candidate in evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED):
         if not candidate.answers.exists():
             answer_all(candidate, owner)
+    follow_method(evaluation, owner, chosen=[slurm])
     ev.evaluation_transition(user=owner, evaluation=evaluation, to_status="decided", reason="Ok")
     _approvals(evaluation, owner, people)
     evaluation.refresh_from_db()

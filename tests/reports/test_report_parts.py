@@ -26,6 +26,7 @@ def test_each_app_contributes_the_parts_of_its_data():
         "capabilities": "evaluations",
         "questions": "evaluations",
         "reminders": "evaluations",
+        "acknowledged": "evaluations",
         "appendix.sources": "evaluations",
         "appendix.history": "evaluations",
         "matrices": "responsibility",

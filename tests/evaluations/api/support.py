@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 
 from evaluations import services
 from evaluations.models import MemberRole
-from tests.factories import add_candidates, answer_all
+from tests.factories import add_candidates, answer_all, follow_method
 
 READERS = [MemberRole.OWNER, MemberRole.EDITOR, MemberRole.REVIEWER, MemberRole.VIEWER]
 EDITORS = [MemberRole.OWNER, MemberRole.EDITOR]
@@ -51,4 +51,5 @@ def complete_evaluation(evaluation, owner):
 def decide(evaluation, owner):
     complete_evaluation(evaluation, owner)
     services.evaluation_transition(user=owner, evaluation=evaluation, to_status="poc")
+    follow_method(evaluation, owner)
     return services.evaluation_transition(user=owner, evaluation=evaluation, to_status="decided")

@@ -106,6 +106,18 @@ def test_the_whole_workflow_through_the_api(api, evaluation, owner):
     assert decision.json()["chosen_solutions"] == ["slurm"]
     poc = client.post(url(evaluation, "transition/"), {"status": "poc"}, format="json")
     assert poc.status_code == 200 and poc.json()["status"] == "poc"
+    # The method: the type carrying the main responsibility is decided before the tools.
+    refused = client.post(url(evaluation, "transition/"), {"status": "decided"}, format="json")
+    assert refused.status_code == 409
+    assert [m for m in refused.json()["missing"] if m.startswith("No type has been decided")]
+    hpc = Candidate.objects.get(pk=ids["slurm"]).solution.solution_type.slug
+    step = client.get(url(evaluation, "type/"))
+    typed = client.put(
+        url(evaluation, "type/"),
+        {"type": hpc, "reason": "The HPC team runs it.", "version": int(step["ETag"].strip('"'))},
+        format="json",
+    )
+    assert typed.status_code == 200, typed.json()
     decided = client.post(url(evaluation, "transition/"), {"status": "decided"}, format="json")
     assert decided.status_code == 200, decided.json()
     assert decided.json()["status"] == "decided" and decided.json()["is_sealed"]
