@@ -29,6 +29,7 @@ names the conditions as they were; once a bed changes, it no longer applies to t
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 
@@ -84,14 +85,14 @@ def hardware_key(bed: TestBed) -> str:
 
 
 def conditions_key(bed: TestBed | None) -> str | None:
-    """The conditions of a bed as recorded (see the module): what a declaration names; None:
-    not recorded."""
+    """The conditions of a bed as recorded (see the module), as a digest: what a declaration
+    names; None: not recorded."""
     if bed is None:
         return None
     lines = "\n".join(_lines(bed.components))
     if hardware_key(bed) == "||" and not lines:
         return None
-    return f"{hardware_key(bed)}|{lines}"
+    return hashlib.sha256(f"{hardware_key(bed)}|{lines}".encode()).hexdigest()
 
 
 def conflicts(a: dict, b: dict) -> list[str]:

@@ -81,8 +81,10 @@ class BedEquivalence(VersionedModel):
     second = models.ForeignKey(
         Candidate, on_delete=models.CASCADE, related_name="+", verbose_name=_("second candidate")
     )
-    first_key = models.TextField(editable=False)
-    second_key = models.TextField(editable=False)
+    # The conditions as declared (comparable.conditions_key, a digest of accelerator, counts
+    # and versions).
+    first_key = models.CharField(max_length=64, editable=False)
+    second_key = models.CharField(max_length=64, editable=False)
     first_label = models.CharField(max_length=300, editable=False)
     second_label = models.CharField(max_length=300, editable=False)
     reason = BoundedTextField(_("reason"), max_length=LONG_TEXT)
