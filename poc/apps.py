@@ -14,6 +14,7 @@ class PocConfig(AppConfig):
         from .conflicts import history_source
         from .gate import decided_gate, gate_link
         from .services.seed import poc_load_seed
+        from .testbeds import comparable
         from .testbeds import reminders as bed_reminders
         from .verification import shortlist_facts
 
@@ -25,7 +26,7 @@ class PocConfig(AppConfig):
                 candidate_facts=(("poc/candidate_verification.jinja", shortlist_facts),),
                 reminders=(*reminders.REMINDERS, *bed_reminders.REMINDERS),
                 lookups=combined(reminders.LOOKUPS, bed_reminders.LOOKUPS),
-                history_sources=(history_source(),),
+                history_sources=(history_source(), comparable.history_source()),
                 report_parts=report.PARTS,
                 decided_gate=decided_gate,
                 gate_links={"poc": gate_link},

@@ -1,6 +1,8 @@
 """The scorecard as an .xlsx workbook for procurement (openpyxl): a summary sheet with the
-group weights and weighted totals, and one sheet per group with every case, its weight and
-each candidate's score (missing cells stay empty, never zero).
+group weights and weighted totals, one sheet per group with every case, its weight and
+each candidate's score (missing cells stay empty, never zero), and a sheet of the comparable
+groups: ranks and win shares within a group only (the same type on the same test bed), never
+across types or test beds.
 
 The totals are stored as values, not formulas: openpyxl cannot store a formula's result, and
 a tool that does not recalculate (viewers, mail previews, pandas) would show a formula's cell
@@ -31,7 +33,51 @@ def weighted_mean(pairs) -> float | None:
     return float(sum((w * v for w, v in scored), Decimal(0)) / weight)
 
 
-def scorecard_workbook(card: Scorecard) -> bytes:
+def comparable_sheet(wb, res) -> None:
+    """One block of rows per comparable group (poc.selectors.results_by_type): its type, its
+    test bed, each candidate's rank and win share within the group, and the same type's
+    candidates on other test beds, named as not comparable."""
+    ws = wb.create_sheet(sheet_title(_("Comparable groups"), set(wb.sheetnames)))
+    header = [
+        _("Solution type"),
+        _("Test bed"),
+        _("Candidate"),
+        _("Rank in group"),
+        _("Weighted total (0–5)"),
+        _("Share of wins in group"),
+        _("Not comparable with"),
+    ]
+    append_values(ws, header)
+    for cell in ws[1]:
+        cell.font, cell.fill = HEADER, FILL
+    for t in res.by_type:
+        others = "; ".join(f"{', '.join(c.name for c in o.candidates)}: {o.note}" for o in t.others)
+        for c, rank in t.ranked:
+            score = res.overall[c.pk].score
+            share = (t.wins or {}).get(str(c.pk))
+            append_values(
+                ws,
+                [t.solution_type.name, t.bed_label, c.name, rank]
+                + [None if score is None else float(score)]
+                + [None if share is None else float(share), others],
+            )
+        ws.append([])
+    ws.cell(
+        ws.max_row + 1,
+        1,
+        _(
+            "Ranks and win shares compare a candidate only with the candidates of the same "
+            "solution type tested on the same test bed (or on test beds the owner declared "
+            "equivalent)."
+        ),
+    )
+    for col, width in (("A", 24), ("B", 36), ("C", 28), ("G", 60)):
+        ws.column_dimensions[col].width = width
+
+
+def scorecard_workbook(card: Scorecard, res=None) -> bytes:
+    """The workbook; `res` (poc.selectors.Results from the same user's scorecard) adds the
+    sheet of comparable groups."""
     wb = Workbook()
     summary = wb.active
     summary.title = sheet_title(_("Summary"), set())
@@ -92,6 +138,13 @@ def scorecard_workbook(card: Scorecard) -> bytes:
         ),
     )
     summary.column_dimensions["A"].width = 36
+    if res is not None:
+        summary.cell(
+            total_row + 4,
+            1,
+            _("Compare totals only within a comparable group: see “Comparable groups”."),
+        )
+        comparable_sheet(wb, res)
     for add_sheet in workbook_sheets():  # the sheets other apps contribute
         add_sheet(wb, card.evaluation, used)
     out = BytesIO()

@@ -24,6 +24,7 @@ from . import scoring
 # registers them under the `poc` app, and so that `poc.models` names every model of the app.
 from .conflicts.models import ConflictDeclaration as ConflictDeclaration
 from .imports.models import MeasurementImport as MeasurementImport
+from .testbeds.models import BedEquivalence as BedEquivalence
 from .testbeds.models import TestBed as TestBed
 
 weight_field = {

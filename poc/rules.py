@@ -30,6 +30,8 @@ rules.add_perm("poc.record_consensus", is_owner & is_open)
 # Declared conflicts of interest (poc/conflicts/): whoever scores declares; the owner decides.
 rules.add_perm("poc.declare_conflict", can_score & is_open)
 rules.add_perm("poc.decide_conflict", is_owner & is_open)
+# Test beds declared equivalent (poc/testbeds/comparable.py): the owner only, with a reason.
+rules.add_perm("poc.declare_bed_equivalence", is_owner & is_open)
 # Once the evaluation is sealed (decided or archived) nobody can score any more, so blindness
 # has nothing left to protect: every member sees every score, and the final report opens to all.
 rules.add_perm("poc.see_all_scores", sees_all_scores | (is_member & ~is_open))

@@ -24,6 +24,16 @@ urlpatterns = [
         name="conflicts",
     ),
     path("<int:pk>/poc/testbeds/", testbeds.TestBedsView.as_view(), name="testbeds"),
+    path(
+        "<int:pk>/poc/testbeds/equivalences/",
+        testbeds.BedEquivalenceDeclareView.as_view(),
+        name="bed_equivalence_declare",
+    ),
+    path(
+        "<int:pk>/poc/testbeds/equivalences/withdraw/",
+        testbeds.BedEquivalenceWithdrawView.as_view(),
+        name="bed_equivalence_withdraw",
+    ),
     path("<int:pk>/poc/results/", views.ResultsView.as_view(), name="results"),
     path("<int:pk>/poc/scorecard.xlsx", views.ExportView.as_view(), name="export"),
     path("<int:pk>/poc/cells/<int:case_id>/<int:cid>/", views.CellView.as_view(), name="cell"),

@@ -51,6 +51,7 @@ from evaluations.models import (
     StatusChange,
 )
 from poc.models import (
+    BedEquivalence,
     ConflictDeclaration,
     Consensus,
     Evidence,
@@ -118,6 +119,7 @@ PARTS: tuple[Part, ...] = (
     Part(Consensus, "case__evaluation"),
     Part(ConflictDeclaration, "evaluation"),
     Part(TestBed, "candidate__evaluation"),
+    Part(BedEquivalence, "evaluation"),
     Part(MeasurementImport, "evaluation"),
     Part(ReportRun, "evaluation"),
     Part(Approval, "evaluation", archived_as="evaluations.approval"),  # now signoff's

@@ -61,8 +61,12 @@ from .sections import ALL as ALL_SECTIONS
 # final, answers mark placeholder evidence (evidence_placeholder), and the history appendix
 # summarises (counts by kind and the decisive changes) instead of listing the newest 50; 12: the
 # approvals' sign-off (signoff, outside the seal, with the approvals' own history; the sealed
-# history leaves approvals out); 13: robustness carries the bootstrap share over reviewers and
-# cells (poc.robustness.types[].bootstrap) and names no leader below 80 %.
+# history leaves approvals out); 13: POC results by comparable group, the same type on the
+# same test bed (test_bed and not_comparable in poc.scenario_fit.types and
+# poc.robustness.types, several_groups), one radar chart per group (poc.radars; radar_svg stays
+# empty), the owner's test-bed equivalences with their reasons (poc.bed_equivalences), and the
+# bootstrap share over reviewers and cells (poc.robustness.types[].bootstrap), with no leader
+# named below 80 %.
 SCHEMA_VERSION = 13
 FINAL_STATUSES = (Status.DECIDED, Status.ARCHIVED)
 # What a snapshot records about the render rather than the evaluation: left out of its seal. The

@@ -14,11 +14,11 @@ from common.validators import key_validator
 from evaluations.models import Candidate, Evaluation, FiveQuestion
 from evaluations.stack_controls import CONTROL_KEYS, duplicated_controls
 
+from .support.models import SupportTerm as SupportTerm
+
 # The areas only a stack that duplicates a control has (two or more of its layers provide it:
 # evaluations.stack_controls): area key -> control key.
 CONTROL_AREAS = {f"layer_owner_{key}": key for key in CONTROL_KEYS}
-
-from .support.models import SupportTerm as SupportTerm
 
 
 class Letter(models.TextChoices):

@@ -12,7 +12,7 @@ from common.http import READ_ERRORS
 
 from .. import scoring
 from ..export import scorecard_workbook
-from ..selectors import results, scorecard
+from ..selectors import results
 from ..thin import bootstrap_note, named_leaders, thin_note
 from . import serializers as s
 from .base import PocView, candidate_totals
@@ -88,6 +88,17 @@ def _bootstrap(res, t) -> dict | None:
     }
 
 
+def _equivalence(e) -> dict:
+    return {
+        "id": e.pk,
+        "first": e.first_id,
+        "second": e.second_id,
+        "first_test_bed": e.first_label,
+        "second_test_bed": e.second_label,
+        "reason": e.reason,
+    }
+
+
 def _by_type(res) -> list[dict]:
     return [
         {
@@ -103,6 +114,21 @@ def _by_type(res) -> list[dict]:
             "win_shares": _win_shares(t.wins),
             "bootstrap": _bootstrap(res, t),
             "data_sufficiency": _sufficiency(res, t.sufficiency),
+            "test_bed": {
+                "label": t.bed_label,
+                "recorded": bool(t.test_bed and t.test_bed.recorded),
+                "equivalences": [_equivalence(e) for e in t.test_bed.equivalences]
+                if t.test_bed
+                else [],
+            },
+            "not_comparable": [
+                {
+                    "test_bed": o.label,
+                    "candidates": [c.pk for c in o.candidates],
+                    "note": o.note,
+                }
+                for o in t.others
+            ],
         }
         for t in res.by_type
     ]
@@ -114,9 +140,13 @@ class ResultsView(PocView):
     @extend_schema(
         summary="Overall scores, scenario fit by solution type, robustness and agreement",
         description="From submitted scores and consensus only (missing cells are left out, "
-        "not counted as zero). `by_type` is the scenario fit within the type context: "
-        "candidates are ranked, led and tested for robustness only against candidates of "
-        "their own solution type, the type chosen to carry the main responsibility first. "
+        "not counted as zero). `by_type` has one entry per comparable group: candidates of "
+        "the same solution type tested under the same (or declared equivalent) test-bed "
+        "conditions. Candidates are ranked, led and tested for robustness only within their "
+        "group, the type chosen to carry the main responsibility first; `not_comparable` "
+        "names the same type's candidates on other test beds. The top-level `sensitivity`, "
+        "`win_shares` and `profiles[].leaders` are given only when every candidate is in one "
+        "comparable group (null / empty otherwise). "
         "Sensitivity: the smallest change of one group's weight that changes the leader. "
         "Win shares: how often each candidate leads under random re-weightings. Bootstrap: "
         "how often the leader stays leader over 1,000 resamples of reviewers and cells (fixed "
@@ -155,17 +185,20 @@ class ScorecardExportView(PocView):
     @extend_schema(
         summary="The scorecard as an .xlsx workbook",
         description="A Summary sheet with group weights and weighted totals as formulas, and "
-        "one sheet per group with its cases and each candidate's score. Cells hidden from you "
+        "one sheet per group with its cases and each candidate's score, and a sheet of the "
+        "comparable groups (ranks and win shares within a type and test bed only). Cells "
+        "hidden from you "
         "on the scorecard are empty here too.",
         responses={(200, XLSX): OpenApiResponse(OpenApiTypes.BINARY), **READ_ERRORS},
     )
     def get(self, request, evaluation_pk):
         evaluation = self.get_evaluation()
-        card = scorecard(evaluation, request.user)
+        res = results(evaluation, request.user)
+        card = res.card
         for cell in card.cells():
             if cell.hidden_count:
                 cell.value = None  # blind: the workbook shows no more than the scorecard
-        response = HttpResponse(scorecard_workbook(card), content_type=XLSX)
+        response = HttpResponse(scorecard_workbook(card, res), content_type=XLSX)
         response["Content-Disposition"] = f'attachment; filename="scorecard-{evaluation.pk}.xlsx"'
         response["X-Content-Type-Options"] = "nosniff"
         return response

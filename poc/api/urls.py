@@ -54,6 +54,16 @@ urlpatterns = [
     path(POC + "results/", results.ResultsView.as_view(), name="results"),
     path(POC + "testbeds/", testbeds.TestBedListView.as_view(), name="test_beds"),
     path(
+        POC + "testbeds/equivalences/",
+        testbeds.BedEquivalenceListView.as_view(),
+        name="bed_equivalences",
+    ),
+    path(
+        POC + "testbeds/equivalences/<int:equivalence_pk>/",
+        testbeds.BedEquivalenceDetailView.as_view(),
+        name="bed_equivalence",
+    ),
+    path(
         POC + "testbeds/<int:candidate_pk>/",
         testbeds.TestBedDetailView.as_view(),
         name="test_bed",

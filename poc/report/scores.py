@@ -55,6 +55,19 @@ def _bootstrap(boot, names: dict) -> dict:
     }
 
 
+def _group_heading(t) -> dict:
+    """What names a comparable group in the report: its type, and its test bed when the type's
+    candidates were tested on several; the same type's candidates on other test beds."""
+    return {
+        "type": t.solution_type.name,
+        "outside": t.outside,
+        "test_bed": t.bed_label if t.split else "",
+        "not_comparable": [
+            {"candidates": [c.name for c in o.candidates], "note": o.note} for o in t.others
+        ],
+    }
+
+
 def _robustness(
     s, wins: dict, who, names: dict, group_names: dict, sufficiency=None, boot=None
 ) -> dict:
@@ -189,22 +202,32 @@ def _poc(res: Results) -> dict:
 
     has_plan = bool(card.groups)
     scored = any(v is not None for v in card.cell_values.values())
-    radar_svg = ""
+    # One radar chart per comparable group: one chart of every candidate would compare them.
+    radars = []
     if has_plan and card.candidates:
-        radar_svg = radar_chart(
-            axes=[b.plan_group.group.name for b in card.groups],
-            series=[(c.name, [t.score for t in totals[c.pk].values()]) for c in card.candidates],
-            title=_("Score by group (0–5)"),
-        )
+        for t in res.by_type:
+            radars.append(
+                {
+                    **_group_heading(t),
+                    "svg": radar_chart(
+                        axes=[b.plan_group.group.name for b in card.groups],
+                        series=[
+                            (c.name, [tot.score for tot in totals[c.pk].values()])
+                            for c in t.candidates
+                        ],
+                        title=_("Score by group (0–5)"),
+                    ),
+                }
+            )
 
-    # Robustness of the leader within each solution type, never across types (the same
-    # grouping as the results page and API: poc.selectors.results_by_type).
+    # Robustness of the leader within each comparable group, never across types or test beds
+    # (the same grouping as the results page and API: poc.selectors.results_by_type).
     robustness = {
         "several_types": res.several_types,
+        "several_groups": res.several_groups,
         "types": [
             {
-                "type": t.solution_type.name,
-                "outside": t.outside,
+                **_group_heading(t),
                 **_robustness(
                     t.sensitivity,
                     t.wins if scored and t.wins else {},
@@ -229,7 +252,18 @@ def _poc(res: Results) -> dict:
         "disagreements": disagreements,
         "open_disagreements": len(card.open_disagreements),
         "missing_cells": len(card.missing_cells),
-        "radar_svg": radar_svg,
+        "radar_svg": "",  # before one chart per comparable group (older reports)
+        "radars": radars,
+        "bed_equivalences": [
+            {
+                "first_test_bed": e.first_label,
+                "second_test_bed": e.second_label,
+                "candidates": [e.first.name, e.second.name],
+                "reason": e.reason,
+                "by": person(e.declared_by),
+            }
+            for e in res.equivalences
+        ],
         "robustness": robustness,
         "agreement": {
             "overall": None if res.agreement is None else round(res.agreement, 2),
@@ -281,8 +315,7 @@ def _scenario_fit(res: Results) -> dict:
             )
         types.append(
             {
-                "type": t.solution_type.name,
-                "outside": t.outside,
+                **_group_heading(t),
                 "candidates": [{"name": c.name, "rank": rank} for c, rank in t.ranked],
                 "profiles": rows,
             }
@@ -290,5 +323,6 @@ def _scenario_fit(res: Results) -> dict:
     return {
         "scored": scored and bool(card.groups),
         "several_types": res.several_types,
+        "several_groups": res.several_groups,
         "types": types,
     }

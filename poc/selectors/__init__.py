@@ -6,7 +6,7 @@ solution type, robustness and agreement. Every public name is also named here, a
 `poc.selectors.<name>`.
 """
 
-from .comparison import Results, TypeResults, results, results_by_type
+from .comparison import NotComparable, Results, TypeResults, results, results_by_type
 from .plans import (
     BALANCED_PROFILE,
     ProfileChoice,
@@ -31,6 +31,7 @@ from .scorecards import (
 )
 
 __all__ = [
+    "NotComparable",
     "BALANCED_PROFILE",
     "Cell",
     "GroupBlock",

@@ -1,5 +1,6 @@
-"""POC API: each shortlisted candidate's test bed (versioned) and the mismatch between beds.
-Members only. (The capabilities the POC verified or contradicted: poc/verification/api.py.)"""
+"""POC API: each shortlisted candidate's test bed (versioned), the mismatch between beds, and
+the test beds the owner declared equivalent. Members only. (The capabilities the POC verified
+or contradicted: poc/verification/api.py.)"""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from rest_framework.response import Response
 from common.http import (
     READ_ERRORS,
     VERSIONED_WRITE_ERRORS,
+    WRITE_ERRORS,
     IntegerField,
     VersionField,
     precondition,
@@ -17,9 +19,10 @@ from common.http import (
     with_etag,
 )
 from evaluations.scoped import CandidateScopedView
+from evaluations.selectors import candidate_get
 
 from ..api.base import PocView
-from . import services
+from . import comparable, services
 from .models import MAX_ACCELERATORS, MAX_NODES, TestBed
 
 
@@ -147,3 +150,72 @@ class TestBedDetailView(CandidateScopedView):
             )
         code = status.HTTP_200_OK if exists else status.HTTP_201_CREATED
         return with_etag(Response(self.out(TestBedOutSerializer, bed), status=code), bed.version)
+
+
+# --- test beds declared equivalent (the owner) ---------------------------------------------
+
+
+class BedEquivalenceSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    first = serializers.IntegerField(source="first_id", help_text="A candidate id (its bed).")
+    second = serializers.IntegerField(
+        source="second_id", help_text="Another candidate id (its test bed)."
+    )
+    reason = serializers.CharField(
+        max_length=10_000, help_text="Why these beds count as the same conditions (required)."
+    )
+    first_test_bed = serializers.CharField(source="first_label", read_only=True)
+    second_test_bed = serializers.CharField(source="second_label", read_only=True)
+    declared_by = serializers.CharField(source="declared_by.username", read_only=True)
+    declared_at = serializers.DateTimeField(read_only=True)
+    version = serializers.IntegerField(read_only=True)
+
+
+class BedEquivalenceListView(PocView):
+    serializer_class = BedEquivalenceSerializer
+
+    @extend_schema(
+        summary="The test beds the owner declared equivalent",
+        description="Results compare candidates only within a comparable group: the same "
+        "solution type on the same test-bed conditions. A declaration joins two conditions, "
+        "as they were when declared.",
+        responses={200: BedEquivalenceSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request, evaluation_pk):
+        rows = self.get_evaluation().bed_equivalences.select_related("declared_by")
+        return Response(self.out(BedEquivalenceSerializer, rows, many=True))
+
+    @extend_schema(
+        summary="Declare two candidates' test beds equivalent (owner only, with a reason)",
+        request=BedEquivalenceSerializer,
+        responses={201: BedEquivalenceSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request, evaluation_pk):
+        evaluation = self.get_evaluation()
+        values = self.parse(BedEquivalenceSerializer)
+        row = comparable.equivalence_declare(
+            user=request.user,
+            evaluation=evaluation,
+            first=candidate_get(evaluation, values["first_id"]),
+            second=candidate_get(evaluation, values["second_id"]),
+            reason=values["reason"],
+        )
+        body = self.out(BedEquivalenceSerializer, row)
+        return with_etag(Response(body, status=status.HTTP_201_CREATED), row.version)
+
+
+class BedEquivalenceDetailView(PocView):
+    serializer_class = BedEquivalenceSerializer
+
+    @extend_schema(
+        summary="Withdraw a test-bed equivalence (owner only; If-Match: its version)",
+        responses={204: None, **VERSIONED_WRITE_ERRORS},
+    )
+    def delete(self, request, evaluation_pk, equivalence_pk):
+        row = comparable.equivalence_get(self.get_evaluation(), equivalence_pk)
+        pre = precondition(request, None, exists=True)
+        with precondition_errors(pre):
+            comparable.equivalence_withdraw(
+                user=request.user, equivalence=row, expected_version=pre.version
+            )
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from common.fields import text_limit
 from common.forms import DateInput, IntegerField, VersionField
 
-from .models import MAX_ACCELERATORS, MAX_NODES, TestBed
+from .models import MAX_ACCELERATORS, MAX_NODES, BedEquivalence, TestBed
 
 
 def _text(name: str, label, *, rows: int = 0, **kwargs) -> forms.CharField:
@@ -56,3 +56,27 @@ class TestBedForm(forms.Form):
         if bed is not None:
             initial.update({name: getattr(bed, name) for name in cls.FIELDS})
         return cls(data, initial=initial, auto_id=f"bed-{candidate.pk}-%s")
+
+
+class BedEquivalenceForm(forms.Form):
+    """The owner declares the test beds of two candidates equivalent, with a reason."""
+
+    first = forms.TypedChoiceField(label=_("Test bed of"), coerce=int)
+    second = forms.TypedChoiceField(label=_("is equivalent to the test bed of"), coerce=int)
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=text_limit(BedEquivalence, "reason"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Why these beds count as the same conditions for this comparison."),
+    )
+
+    def __init__(self, data=None, *, candidates=(), **kwargs):
+        super().__init__(data, auto_id="equivalence-%s", **kwargs)
+        choices = [("", "—")] + [(c.pk, c.name) for c in candidates]
+        self.fields["first"].choices = choices
+        self.fields["second"].choices = choices
+
+
+class EquivalenceWithdrawForm(forms.Form):
+    equivalence = IntegerField(min_value=1, widget=forms.HiddenInput)
+    version = VersionField()

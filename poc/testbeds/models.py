@@ -1,5 +1,6 @@
 """The test bed each candidate's POC ran on: versions under test, accelerators, scale, dates."""
 
+from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -7,7 +8,7 @@ from simple_history.models import HistoricalRecords
 
 from common.concurrency import VersionedModel
 from common.fields import LONG_TEXT, BoundedTextField
-from evaluations.models import Candidate
+from evaluations.models import Candidate, Evaluation
 
 MAX_ACCELERATORS = 100_000
 MAX_NODES = 10_000
@@ -63,3 +64,46 @@ class TestBed(VersionedModel):
     def accelerator(self) -> str:
         """ "Huawei Ascend 910B" (vendor and model, whichever are given)."""
         return " ".join(p for p in (self.accelerator_vendor, self.accelerator_model) if p)
+
+
+class BedEquivalence(VersionedModel):
+    """The owner's declaration that two test beds of an evaluation count as the same test
+    conditions, with the reason. It names the conditions as they were when declared (`first_key`
+    and `second_key`, see poc.testbeds.comparable): once a bed is changed, the declaration no
+    longer matches it and the candidates are compared apart again until the owner declares anew."""
+
+    evaluation = models.ForeignKey(
+        Evaluation, on_delete=models.CASCADE, related_name="bed_equivalences"
+    )
+    first = models.ForeignKey(
+        Candidate, on_delete=models.CASCADE, related_name="+", verbose_name=_("first candidate")
+    )
+    second = models.ForeignKey(
+        Candidate, on_delete=models.CASCADE, related_name="+", verbose_name=_("second candidate")
+    )
+    # The conditions as declared (comparable.conditions_key, a digest of accelerator, counts
+    # and versions).
+    first_key = models.CharField(max_length=64, editable=False)
+    second_key = models.CharField(max_length=64, editable=False)
+    first_label = models.CharField(max_length=300, editable=False)
+    second_label = models.CharField(max_length=300, editable=False)
+    reason = BoundedTextField(_("reason"), max_length=LONG_TEXT)
+    declared_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", editable=False
+    )
+    declared_at = models.DateTimeField(_("declared"), auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        app_label = "poc"
+        verbose_name = _("test-bed equivalence")
+        verbose_name_plural = _("test-bed equivalences")
+        ordering = ("pk",)
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(reason=""), name="bed_equivalence_has_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first_label} ≡ {self.second_label}"

@@ -14,8 +14,8 @@ from evaluations.scoped import EvaluationMixin
 from evaluations.selectors import candidate_get
 
 from ..verification import poc_verification
-from . import services
-from .forms import TestBedForm
+from . import comparable, services
+from .forms import BedEquivalenceForm, EquivalenceWithdrawForm, TestBedForm
 
 
 class TestBedsView(EvaluationMixin, PageAction, View):
@@ -41,7 +41,14 @@ class TestBedsView(EvaluationMixin, PageAction, View):
             for c, b, _f in rows
             if b is not None
         ]
+        owner = self.request.user.has_perm("poc.declare_bed_equivalence", e)
+        declare = form if isinstance(form, BedEquivalenceForm) else None
         return {
+            "equivalences": e.bed_equivalences.select_related(
+                "first__solution", "second__solution"
+            ),
+            "can_declare": owner,
+            "equivalence_form": declare or (self.equivalence_form() if owner else None),
             "rows": rows,
             "mismatch": services.bed_mismatch(beds),
             "verification": poc_verification(e, self.request.user),
@@ -49,6 +56,10 @@ class TestBedsView(EvaluationMixin, PageAction, View):
             "error": error,
             **extra,
         }
+
+    def equivalence_form(self, data=None) -> BedEquivalenceForm:
+        recorded = [c for c, b in services.beds_of(self.evaluation) if comparable.conditions_key(b)]
+        return BedEquivalenceForm(data, candidates=recorded)
 
     def get_form(self, data=None, files=None, **kwargs):
         sent = str((data or {}).get("candidate", ""))
@@ -73,3 +84,48 @@ class TestBedsView(EvaluationMixin, PageAction, View):
 
     def success_url(self):
         return reverse("poc:testbeds", kwargs={"pk": self.evaluation.pk})
+
+
+class BedEquivalenceDeclareView(TestBedsView):
+    """The owner declares two candidates' test beds equivalent, with a reason."""
+
+    form_class = BedEquivalenceForm
+    success_message = gettext_lazy("Test beds declared equivalent.")
+
+    def get_form(self, data=None, files=None, **kwargs):
+        return self.equivalence_form(data)
+
+    def form_for_saved(self, obj):
+        return None
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return comparable.equivalence_declare(
+            user=self.request.user,
+            evaluation=self.evaluation,
+            first=candidate_get(self.evaluation, data["first"]),
+            second=candidate_get(self.evaluation, data["second"]),
+            reason=data["reason"],
+        )
+
+
+class BedEquivalenceWithdrawView(TestBedsView):
+    """The owner withdraws a declaration: the beds are compared apart again."""
+
+    form_class = EquivalenceWithdrawForm
+    errors_as_message = True
+    success_message = gettext_lazy("Declaration withdrawn.")
+
+    def get_form(self, data=None, files=None, **kwargs):
+        return EquivalenceWithdrawForm(data, auto_id="withdraw-%s")
+
+    def form_for_saved(self, obj):
+        return None
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return comparable.equivalence_withdraw(
+            user=self.request.user,
+            equivalence=comparable.equivalence_get(self.evaluation, data["equivalence"]),
+            expected_version=data["version"],
+        )

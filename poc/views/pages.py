@@ -256,25 +256,23 @@ class ResultsView(EvaluationMixin, View):
     def get(self, request, pk):
         res = results(self.evaluation, request.user, rows=False)
         names = {str(c.pk): c.name for c in res.card.candidates}
-        radar = radar_chart(
-            axes=[g.plan_group.group.name for g in res.card.groups],
-            series=[
-                (
-                    c.name,
-                    [
-                        (t.score if t.score is not None else None)
-                        for t in res.card.group_totals(c).values()
-                    ],
-                )
-                for c in res.card.candidates
-            ],
-            title=_("Score by group (0–5)"),
-        )
+        # One chart per comparable group: a chart of every candidate would compare them.
+        radars = [
+            radar_chart(
+                axes=[g.plan_group.group.name for g in res.card.groups],
+                series=[
+                    (c.name, [tot.score for tot in res.card.group_totals(c).values()])
+                    for c in t.candidates
+                ],
+                title=_("Score by group (0–5)"),
+            )
+            for t in res.by_type
+        ]
         return self.render(
             "poc/results.html",
             res=res,
             names=names,
-            radar=radar,
+            groups=list(zip(res.by_type, radars, strict=True)),
             totals=[(c, res.overall[c.pk]) for c in res.card.candidates],
         )
 
@@ -284,7 +282,8 @@ class ExportView(EvaluationMixin, View):
 
     def get(self, request, pk):
         # The workbook follows blind scoring: cells hidden from me on the page are empty.
-        content = scorecard_workbook(scorecard(self.evaluation, request.user))
+        res = results(self.evaluation, request.user)
+        content = scorecard_workbook(res.card, res)
         response = HttpResponse(
             content,
             content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",

@@ -405,7 +405,7 @@ def test_report_appendix_lists_declarations_and_decisions(coi, evaluation, owner
     conflicts.allowance_grant(user=owner, declaration=row, reason="REASON-ok", expected_version=1)
     declare(coi["editor"], coi["volcano"])
     snap = build_snapshot(evaluation, language=language, generated_at="2027-01-01T00:00:00")
-    assert snap["version"] == SCHEMA_VERSION == 12
+    assert snap["version"] == SCHEMA_VERSION == 13
     rows = snap["appendix"]["conflicts"]
     assert [(r["candidate"], r["has_conflict"], r["allowed"]) for r in rows] == [
         ("Slurm", True, True),

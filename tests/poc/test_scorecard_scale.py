@@ -38,7 +38,8 @@ MAX_HTML = 200 * 1024
 # +1: the shown group's reviewers are read once each, not joined to every one of its scores.
 SCORECARD_QUERIES = 32
 GROUP_QUERIES = 16  # the grid alone, when htmx swaps in another group
-RESULTS_QUERIES = 30
+# +2: the test beds and the owner's declared equivalences, to form the comparable groups.
+RESULTS_QUERIES = 32
 # A kept page: the session, the user, their roles, the evaluation, membership and the stamp.
 KEPT_QUERIES = 8
 # The first page a member opens after a change also computes and stores the status strip's

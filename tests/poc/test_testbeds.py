@@ -365,7 +365,7 @@ def test_report_shows_test_beds_and_findings(evaluation, owner, poc, language):
     score(poc["case"], poc["slurm"], poc["r1"], "4")
     score(poc["case"], poc["volcano"], poc["r1"], "1")
     snap = build_snapshot(evaluation, language=language, generated_at=GENERATED)
-    assert snap["version"] == SCHEMA_VERSION == 12
+    assert snap["version"] == SCHEMA_VERSION == 13
     v = snap["poc"]["verification"]
     assert v["beds_differ"] == {"accelerators": True, "scale": False}
     statuses = {c["candidate"]: [f["status"] for f in c["capabilities"]] for c in v["findings"]}

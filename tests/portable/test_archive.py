@@ -29,6 +29,7 @@ from evaluations.models import (
 from poc.imports import services as measurement_imports
 from poc.models import Evidence
 from poc.testbeds import bed_save
+from poc.testbeds.comparable import equivalence_declare
 from portable.archive import PARTS, ArchiveRefused, evaluation_export, evaluation_import
 from responsibility.models import Party
 from responsibility.support.services import support_term_save
@@ -99,6 +100,23 @@ def make_all_kinds(owner, people) -> Evaluation:
         accelerator_model="Ascend 910B",
         accelerator_count=16,
         nodes=2,
+    )
+    other = (
+        evaluation.candidates.filter(status=CandidateStatus.SHORTLISTED)
+        .exclude(pk=slurm.pk)
+        .first()
+    )
+    bed_save(
+        user=owner,
+        candidate=other,
+        expected_version=0,
+        accelerator_vendor="NVIDIA",
+        accelerator_model="A800",
+        accelerator_count=16,
+        nodes=2,
+    )
+    equivalence_declare(
+        user=owner, evaluation=evaluation, first=slurm, second=other, reason="Same throughput."
     )
     result = measurement_imports.run(
         user=reviewer,

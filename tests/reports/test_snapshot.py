@@ -169,7 +169,12 @@ def test_snapshot_holds_every_section(full):
     assert all(len(c["years"]) == 4 for c in costs["candidates"])
     assert costs["chart_svg"].startswith("<svg")
     poc = snap["poc"]
-    assert poc["has_plan"] and poc["scored"] and poc["radar_svg"].startswith("<svg")
+    assert poc["has_plan"] and poc["scored"] and poc["radar_svg"] == ""
+    # One radar chart per comparable group: Slurm and Run:ai are of two types.
+    assert [(r["type"], r["svg"][:4]) for r in poc["radars"]] == [
+        ("Open-source tool", "<svg"),
+        ("Enterprise platform", "<svg"),
+    ]
     assert [c["slug"] for c in poc["candidates"]] == [c["slug"] for c in snap["candidates"]]
     agreed = [d for d in poc["disagreements"] if d["consensus"]]
     assert agreed and agreed[0]["consensus"] == {"score": "4.0", "reason": HOSTILE}
@@ -261,7 +266,7 @@ def test_report_renders_every_section_in_order(full, language):
     assert f'<link rel="stylesheet" href="{CSS}">' in html
     assert snapshot_sha256(snap) in html
     assert "<script" not in html
-    assert html.count("<svg") == 2  # the cost chart and the radar chart
+    assert html.count("<svg") == 3  # the cost chart and a radar chart for each of two types
     for candidate in snap["candidates"]:
         assert escape(candidate["name"]) in html
     if language == "zh-hans":

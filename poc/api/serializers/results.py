@@ -112,6 +112,34 @@ class BootstrapSerializer(serializers.Serializer):
     note = serializers.CharField(help_text="Why no leader is named; empty otherwise.")
 
 
+class GroupEquivalenceSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    first = serializers.IntegerField(help_text="Candidate id.")
+    second = serializers.IntegerField(help_text="Candidate id.")
+    first_test_bed = serializers.CharField()
+    second_test_bed = serializers.CharField()
+    reason = serializers.CharField()
+
+
+class GroupBedSerializer(serializers.Serializer):
+    label = serializers.CharField(
+        help_text="The group's test-bed conditions (accelerator × count, nodes; versions), "
+        "or “test bed not recorded”, in the request's language."
+    )
+    recorded = serializers.BooleanField(help_text="False: these candidates have no test bed.")
+    equivalences = GroupEquivalenceSerializer(
+        many=True, help_text="The owner's declarations that joined test beds into this group."
+    )
+
+
+class NotComparableSerializer(serializers.Serializer):
+    test_bed = serializers.CharField()
+    candidates = serializers.ListField(child=serializers.IntegerField())
+    note = serializers.CharField(
+        help_text="“not comparable: different test bed (A vs B)”, in the request's language."
+    )
+
+
 class TypeResultsSerializer(serializers.Serializer):
     type = SolutionTypeBriefSerializer()
     outside_main_type = serializers.BooleanField(
@@ -135,6 +163,12 @@ class TypeResultsSerializer(serializers.Serializer):
         "when the data is too thin.",
     )
     data_sufficiency = SufficiencySerializer()
+    test_bed = GroupBedSerializer()
+    not_comparable = NotComparableSerializer(
+        many=True,
+        help_text="The same type's candidates tested on other test beds: never ranked with "
+        "this group.",
+    )
 
 
 class ResultsSerializer(serializers.Serializer):
@@ -142,24 +176,25 @@ class ResultsSerializer(serializers.Serializer):
     hidden_cells = serializers.IntegerField(help_text=HIDDEN_CELLS_HELP)
     profiles = ProfileFitSerializer(
         many=True,
-        help_text="Each candidate's fit per profile. `leaders` is across every candidate "
-        "whatever its type; with several types, read the leaders in `by_type`.",
+        help_text="Each candidate's fit per profile. `leaders` is empty unless every "
+        "candidate is in one comparable group; read the leaders in `by_type`.",
     )
     by_type = TypeResultsSerializer(
         many=True,
-        help_text="Scenario fit within the type context: one entry per solution type present, "
-        "the chosen type first, then catalog order. Candidates are ranked only within their "
-        "type, never across types.",
+        help_text="One entry per comparable group (same solution type, same or declared "
+        "equivalent test bed), the chosen type first, then catalog order; within a type, "
+        "recorded test beds first, then “test bed not recorded”. Candidates are ranked only "
+        "within their group, never across types or test beds.",
     )
     sensitivity = SensitivitySerializer(
         allow_null=True,
-        help_text="Across every candidate; with several types, read `by_type`. Null when the "
-        "data is too thin to name a leader (see `data_sufficiency`).",
+        help_text="Only when every candidate is in one comparable group (then the same as "
+        "`by_type[0]`); null otherwise, and when the data is too thin to name a leader.",
     )
     win_shares = WinShareSerializer(
         many=True,
-        help_text="Across every candidate; with several types, read `by_type`. Empty when the "
-        "data is too thin.",
+        help_text="Only when every candidate is in one comparable group (then the same as "
+        "`by_type[0]`); empty otherwise, and when the data is too thin.",
     )
     data_sufficiency = SufficiencySerializer()
     agreement = AgreementSerializer()

@@ -99,8 +99,11 @@ def test_the_workbook_has_a_summary_and_a_sheet_per_group(evaluation, people, po
     )
     book = openpyxl.load_workbook(BytesIO(response.content))
     groups = list(PlanGroup.objects.filter(evaluation=evaluation).order_by("group__order"))
-    # The groups, then the sheets other apps add (responsibility: the support terms).
-    assert book.sheetnames == ["Summary"] + [g.group.name for g in groups] + ["Support terms"]
+    # The groups, ranks and win shares only within a comparable group (their own sheet), then
+    # the sheets other apps add (responsibility: the support terms).
+    assert book.sheetnames == (
+        ["Summary"] + [g.group.name for g in groups] + ["Comparable groups", "Support terms"]
+    )
     summary = book["Summary"]
     assert [c.value for c in summary[1]] == [
         "Group",
