@@ -276,8 +276,10 @@ def discover_page_forms(client, evaluation) -> tuple[list[PageForm], set[str]]:
     for name, path in routes:
         if hasattr(views[name], "get"):
             pages.setdefault(name, path)
+    # The decided gate's list, with an acknowledgement form per open high reminder.
+    gate = reverse("evaluations:evaluation_detail", args=[evaluation.pk]) + "?gate=1"
     forms: dict[tuple, PageForm] = {}  # one per route and action: the one with most fields
-    for page in pages.values():
+    for page in [*pages.values(), gate]:
         response = client.get(page)
         if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
             continue

@@ -4,6 +4,7 @@ services are the pages' own)."""
 
 from __future__ import annotations
 
+from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -84,6 +85,20 @@ class AcknowledgementDetailView(EvaluationScopedView):
 
     def current_serializer(self, ack) -> dict:
         return self.out(AcknowledgementSerializer, ack)
+
+    @extend_schema(
+        summary="One acknowledgement of an open high reminder, its version as the ETag",
+        description="404 when the reminder is not open, is not acknowledged, or rests on "
+        "scores hidden from you (as in the list).",
+        responses={200: AcknowledgementSerializer, **READ_ERRORS},
+    )
+    def get(self, request, evaluation_pk, key):
+        data = evaluation_data(self.get_evaluation())
+        shown = gate_reminders(data, request.user).shown
+        ack = next((o.acknowledgement for o in shown if o.reminder.key == key), None)
+        if ack is None:
+            raise Http404
+        return with_etag(Response(self.out(AcknowledgementSerializer, ack)), ack.version)
 
     @extend_schema(
         summary="Acknowledge an open high reminder, with a reason (owner; create or update)",

@@ -34,7 +34,11 @@ from .terms import BY_KEY, TERMS
 VALUE_SCHEMA = {
     "type": "object",
     "properties": {
-        "amount": {"type": ["string", "null"], "description": "A decimal, in the term's unit."},
+        "amount": {
+            "type": "string",
+            "nullable": True,
+            "description": "A decimal, in the term's unit.",
+        },
         "text": {"type": "string"},
         "source_kind": {"enum": list(SourceKind.values)},
         "source_kind_label": {"type": "string"},
@@ -56,7 +60,7 @@ VALUE_SCHEMA = {
 }
 
 
-@extend_schema_field({"type": "array", "items": {"anyOf": [VALUE_SCHEMA, {"type": "null"}]}})
+@extend_schema_field({"type": "array", "items": {**VALUE_SCHEMA, "nullable": True}})
 class SupportValuesField(serializers.ListField):
     """Each candidate's value of a term, in order; null where none is recorded."""
 

@@ -40,10 +40,44 @@ class World:
             user=owner, case=self.measured, candidate=self.volcano, score="3",
             expected_version=None,
         )  # fmt: skip
+        # One open high reminder acknowledged (its withdraw form shows), the others open (their
+        # acknowledge forms show): the decided gate's list has both kinds of form.
+        from evaluations.acknowledgements import high_reminders
+        from evaluations.selectors import evaluation_data
+        from evaluations.services.acknowledgements import reminder_acknowledge
+
+        highs = high_reminders(evaluation_data(e))
+        assert len(highs) >= 2, "the world needs open high reminders for the gate's forms"
+        self.acknowledged_key = highs[0].key
+        reminder_acknowledge(
+            user=owner, evaluation=e, key=highs[0].key, reason="Accepted for the test.",
+            expected_version=None,
+        )  # fmt: skip
+        # Test beds for the two shortlisted candidates on different accelerators, declared
+        # equivalent (the withdraw form shows; a second declaration of the pair is allowed).
+        from poc.testbeds.comparable import equivalence_declare
+        from poc.testbeds.services import bed_save
+
+        bedded = list(e.candidates.filter(status="shortlisted").order_by("pk")[:2])
+        for i, candidate in enumerate(bedded):
+            bed_save(
+                user=owner, candidate=candidate, expected_version=None,
+                accelerator_vendor="NVIDIA", accelerator_model=f"A{800 + i}",
+            )  # fmt: skip
+        self.bedded = bedded
+        self.equivalence = equivalence_declare(
+            user=owner, evaluation=e, first=bedded[0], second=bedded[1], reason="Same pool."
+        )
         self.unused_solution = Solution.objects.exclude(
             pk__in=e.candidates.values("solution")
         ).order_by("slug")[0]
         self.new_capability = CapabilityFactory()  # a capability no claim names yet
+        from catalog.models import AcceleratorFamily
+
+        # Every entry has a row for every family the catalog knows: a new family has none yet.
+        self.new_family = AcceleratorFamily.objects.create(
+            slug="hostile-accelerator", name="Hostile accelerator", order=999
+        )
         self.context_key = ContextQuestion.objects.filter(is_active=True).order_by("order")[0].key
         self.five_key = FiveQuestion.objects.filter(is_active=True).order_by("order")[0].key
         self.claim = CapabilityClaim.objects.order_by("pk")[0]
@@ -119,6 +153,9 @@ class World:
             ("group_key", None): self.measured.group.key,
             ("key", "sources"): self.source.key,
             ("key", "shortlist-rules"): self.rule.key,
+            ("key", "acknowledgements"): self.acknowledged_key,
+            ("equivalence_pk", None): self.equivalence.pk,
+            ("term", None): "p1_response",
         }
         if "/approvals/" in template and name == "evaluation_pk":
             return self.sealed.pk
@@ -161,6 +198,10 @@ class World:
         """Values a page form needs that the page cannot show (a user to add)."""
         if form.label == "evaluations:evaluation_members[add]":
             return {"username": self.outsider.username, "role": "viewer"}
+        if form.route == "poc:bed_equivalence_declare":
+            return {"first": str(self.bedded[0].pk), "second": str(self.bedded[1].pk)}
+        if form.route == "responsibility:support":
+            return {"amount": "4"}  # the first term offered is a time in hours
         if form.label == "poc:plan[custom]":
             return {"metric_direction": ""}  # a direction needs a threshold: neither
         if form.label == "evaluations:evaluation_shortlist[stack]":
@@ -227,7 +268,12 @@ class World:
                 "level": "unknown",
             }
         if t == "/api/catalog/accelerator-support/" and m == "post":
-            return {"solution": "slurm", "family": "ascend", "level": "unknown", "sources": []}
+            return {
+                "solution": "slurm",
+                "family": self.new_family.slug,
+                "level": "unknown",
+                "sources": [],
+            }
         if t.endswith("/answers/{question_key}/"):
             return {"parties": ["internal"]}  # the first question asks who
         if "/conflicts/candidates/" in t:
@@ -238,6 +284,10 @@ class World:
             return {"decision": "approved", "run": self.sealed_run.pk, "comment": "Read it."}
         if t.endswith("/allow/"):
             return {"reason": "Public facts only."}
+        if t.endswith("/testbeds/equivalences/") and m == "post":
+            return {"first": self.bedded[0].pk, "second": self.bedded[1].pk}
+        if "/support-terms/" in t and m == "put":
+            return {"amount": "4", "source_kind": "contract", "source": "Clause 7.2"}
         if t.endswith("/consensus/"):
             return {"score": "2", "reason": "Agreed."}
         if t.endswith("/score/"):
