@@ -113,6 +113,24 @@ def keys(queryset, field="slug", n=2) -> list:
     return list(queryset.values_list(field, flat=True)[:n])
 
 
+def equivalences(evaluation) -> list:
+    """A declared test-bed equivalence of the evaluation (its two shortlisted candidates on
+    different accelerators, declared by the owner)."""
+    from poc.testbeds import bed_save
+    from poc.testbeds.comparable import equivalence_declare
+
+    owner = evaluation.created_by
+    pair = list(evaluation.candidates.filter(status="shortlisted").order_by("pk")[:2])
+    for i, candidate in enumerate(pair):
+        bed_save(
+            user=owner, candidate=candidate, expected_version=None,
+            accelerator_vendor="NVIDIA", accelerator_model=f"A{800 + i}",
+        )  # fmt: skip
+    first, second = pair
+    return [equivalence_declare(user=owner, evaluation=evaluation, first=first, second=second,
+                                reason="Same pool.").pk]  # fmt: skip
+
+
 def known_values(evaluation, empty, run, sealed) -> dict:
     """Real ids and keys by path parameter: `name`, or `segment/name` for generic names. Some
     catalog rows are spares nothing refers to, so that deleting them can succeed. `sealed` is a
@@ -140,7 +158,8 @@ def known_values(evaluation, empty, run, sealed) -> dict:
         ],
         "area_key": [areas[0].key, areas[-1].key],
         "party_key": [p.key for p in parties_for(evaluation)][-3:],
-        "term": ["p1_response", "support_hours"],  # support terms: a number and words
+        "term": ["p1_response", "support_hours"],
+        "equivalence_pk": equivalences(evaluation),  # support terms: a number and words
         "case_pk": keys(evaluation.poc_cases.order_by("-pk"), "pk", 3),
         "group_key": keys(evaluation.poc_groups, "group__key"),
         "evidence_pk": keys(Evidence.objects.filter(score__case__evaluation=evaluation), "pk"),

@@ -87,6 +87,7 @@ class AcknowledgementDetailView(EvaluationScopedView):
         return self.out(AcknowledgementSerializer, ack)
 
     @extend_schema(
+        operation_id="evaluations_acknowledgement_retrieve",
         summary="One acknowledgement of an open high reminder, its version as the ETag",
         description="404 when the reminder is not open, is not acknowledged, or rests on "
         "scores hidden from you (as in the list).",

@@ -24,7 +24,7 @@ def chosen_without_support_terms(data):
         return
     yield Reminder(
         key="chosen-without-support-terms",
-        severity="high",
+        severity="medium",
         title=_("No support terms for the chosen candidate"),
         why=_(
             "The decision chooses %(names)s, but no support terms are recorded for it: "

@@ -153,8 +153,9 @@ def test_results_and_xlsx(client, evaluation, owner, plan, people):
     response = client.get(url("export", evaluation))
     assert response["Content-Type"].startswith("application/vnd.openxmlformats")
     wb = load_workbook(BytesIO(response.content))
-    assert wb.sheetnames[0] == "Summary" and len(wb.sheetnames) == 6
-    assert wb.sheetnames[-1] == "Comparable groups"
+    # The groups' sheets, then the comparable groups and the support terms (responsibility's).
+    assert wb.sheetnames[0] == "Summary" and len(wb.sheetnames) == 7
+    assert wb.sheetnames[-2:] == ["Comparable groups", "Support terms"]
     summary = wb["Summary"]
     assert [c.value for c in summary[1]][2:] == ["Slurm", "Volcano", "NVIDIA Run:ai"]
     group_sheet = wb[wb.sheetnames[1]]

@@ -287,7 +287,7 @@ def test_a_claim_about_an_older_release_than_the_latest_is_a_caveat(proposal, la
         .values_list("capability__slug", flat=True)
     )
     assert described
-    Solution.objects.filter(slug="slurm").update(latest_version="26.11.0")
+    Solution.objects.filter(slug="slurm").update(release_version="26.11.0")
     snap = build_snapshot(proposal, language=language, generated_at=GENERATED)
     (slurm,) = snap["summary"]["caveats"]["candidates"]
     behind = [s for s in slurm["stale"] if s["reason"] == "behind"]

@@ -275,7 +275,7 @@ def test_reminder_when_a_chosen_candidate_has_no_support_terms(evaluation, owner
     assert "chosen-without-support-terms" not in found(evaluation)  # nothing chosen yet
     choose(evaluation, owner, slurm, runai)
     reminder = found(evaluation)["chosen-without-support-terms"]
-    assert reminder.severity == "high"
+    assert reminder.severity == "medium"
     assert "Slurm" in reminder.why and "Run:ai" not in reminder.why
     assert reminder.fix_url == f"/evaluations/{evaluation.pk}/support/"
 

@@ -40,19 +40,6 @@ class World:
             user=owner, case=self.measured, candidate=self.volcano, score="3",
             expected_version=None,
         )  # fmt: skip
-        # One open high reminder acknowledged (its withdraw form shows), the others open (their
-        # acknowledge forms show): the decided gate's list has both kinds of form.
-        from evaluations.acknowledgements import high_reminders
-        from evaluations.selectors import evaluation_data
-        from evaluations.services.acknowledgements import reminder_acknowledge
-
-        highs = high_reminders(evaluation_data(e))
-        assert len(highs) >= 2, "the world needs open high reminders for the gate's forms"
-        self.acknowledged_key = highs[0].key
-        reminder_acknowledge(
-            user=owner, evaluation=e, key=highs[0].key, reason="Accepted for the test.",
-            expected_version=None,
-        )  # fmt: skip
         # Test beds for the two shortlisted candidates on different accelerators, declared
         # equivalent (the withdraw form shows; a second declaration of the pair is allowed).
         from poc.testbeds.comparable import equivalence_declare
@@ -68,6 +55,19 @@ class World:
         self.equivalence = equivalence_declare(
             user=owner, evaluation=e, first=bedded[0], second=bedded[1], reason="Same pool."
         )
+        # One open high reminder acknowledged (its withdraw form shows), the others open (their
+        # acknowledge forms show): the decided gate's list has both kinds of form.
+        from evaluations.acknowledgements import high_reminders
+        from evaluations.selectors import evaluation_data
+        from evaluations.services.acknowledgements import reminder_acknowledge
+
+        highs = high_reminders(evaluation_data(e))
+        assert len(highs) >= 2, "the world needs open high reminders for the gate's forms"
+        self.acknowledged_key = highs[0].key
+        reminder_acknowledge(
+            user=owner, evaluation=e, key=highs[0].key, reason="Accepted for the test.",
+            expected_version=None,
+        )  # fmt: skip
         self.unused_solution = Solution.objects.exclude(
             pk__in=e.candidates.values("solution")
         ).order_by("slug")[0]
