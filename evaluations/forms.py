@@ -371,14 +371,13 @@ class TypeDecisionForm(forms.Form):
     version = VersionField()
 
 
-class AcknowledgementForm(forms.Form):
+class ReminderKeyForm(forms.Form):
     """Which open high reminder an acknowledgement (or its withdrawal) is about."""
 
     key = forms.CharField(max_length=200)
-    version = VersionField()
 
 
-class AcknowledgeForm(AcknowledgementForm):
+class AcknowledgeForm(ReminderKeyForm):
     reason = forms.CharField(
         label=_("Why decide while this reminder is open"),
         max_length=text_limit(ReminderAcknowledgement, "reason"),
@@ -387,3 +386,4 @@ class AcknowledgeForm(AcknowledgementForm):
             "required": _("Say why the evaluation may be decided while this reminder is open.")
         },
     )
+    version = VersionField()

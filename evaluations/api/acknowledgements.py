@@ -14,6 +14,7 @@ from common.http import (
     READ_ERRORS,
     VERSIONED_WRITE_ERRORS,
     Precondition,
+    error_responses,
     if_match,
     precondition,
     precondition_errors,
@@ -126,8 +127,8 @@ class AcknowledgementDetailView(EvaluationScopedView):
         )
 
     @extend_schema(
-        summary="Withdraw an acknowledgement (owner)",
-        responses={204: None, **VERSIONED_WRITE_ERRORS},
+        summary="Withdraw an acknowledgement (owner; If-Match optional)",
+        responses={204: None, **error_responses(400, 403, 404, 409, 412)},
     )
     def delete(self, request, evaluation_pk, key):
         evaluation = self.get_evaluation()

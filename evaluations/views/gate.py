@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy
 
 from .. import services
-from ..forms import AcknowledgeForm, AcknowledgementForm
+from ..forms import AcknowledgeForm, ReminderKeyForm
 from .evaluation import EvaluationDetailView
 
 
@@ -38,14 +38,10 @@ class ReminderAcknowledgeView(GateActionView):
 
 
 class ReminderWithdrawView(GateActionView):
-    form_class = AcknowledgementForm
+    form_class = ReminderKeyForm
     success_message = gettext_lazy("Acknowledgement withdrawn.")
 
     def perform(self, form):
-        data = form.cleaned_data
         return services.reminder_acknowledgement_withdraw(
-            user=self.request.user,
-            evaluation=self.evaluation,
-            key=data["key"],
-            expected_version=data["version"],
+            user=self.request.user, evaluation=self.evaluation, key=form.cleaned_data["key"]
         )

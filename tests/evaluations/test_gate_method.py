@@ -261,7 +261,7 @@ def test_the_page_lists_each_item_with_its_fix_and_takes_acknowledgements(
     assert "A hybrid route has no owner" in client.get(history).content.decode()
 
     withdraw = reverse("evaluations:reminder_withdraw", kwargs={"pk": evaluation.pk})
-    gone = client.post(withdraw, {"key": HYBRID, "version": 1})
+    gone = client.post(withdraw, {"key": HYBRID})
     assert gone.status_code == 302
     assert not ReminderAcknowledgement.objects.exists()
 

@@ -12,6 +12,7 @@ from evaluations.models import (
     FiveQuestion,
     MemberRole,
     QuestionAnswer,
+    ReminderAcknowledgement,
 )
 from poc.models import ConflictDeclaration, Consensus, PlanCase, PlanGroup, Score, TestBed
 from responsibility.models import AreaRow, Cell, CostInput, CostSettings
@@ -107,6 +108,19 @@ def api_decision(w: World) -> Shot:
         saved=lambda d: d.rationale,
         sent=lambda n: f"API rationale {n}",
         won=200,
+    )
+
+
+def api_acknowledge(w: World) -> Shot:  # the acknowledgement the page race made
+    ack = ReminderAcknowledgement.objects.filter(evaluation=w.evaluation).first()
+    return Shot(
+        path=w.url("evaluations-api:acknowledgement_detail", key=ack.key),
+        row=by_pk(ReminderAcknowledgement, ack.pk),
+        send=lambda n, v: {"reason": f"API accepted {n}"},
+        saved=lambda a: a.reason,
+        sent=lambda n: f"API accepted {n}",
+        won=200,
+        owner_only=True,
     )
 
 

@@ -18,6 +18,7 @@ from poc.testbeds import forms as poc_testbed_forms
 from responsibility import forms as resp_forms
 from signoff import forms as signoff_forms
 from tests.races.api_shots import (
+    api_acknowledge,
     api_allow,
     api_answer,
     api_approval_decide,
@@ -41,6 +42,7 @@ from tests.races.api_shots import (
     api_test_bed,
 )
 from tests.races.page_shots import (
+    page_acknowledge,
     page_allow,
     page_answer,
     page_approval_decide,
@@ -99,6 +101,9 @@ RACES = [
     ),
     Race("page", "evaluations:answer_save", "", page_answer, ev_forms.AnswerForm),
     Race("page", "evaluations:evaluation_decision", "", page_decision, ev_forms.DecisionForm),
+    Race(
+        "page", "evaluations:reminder_acknowledge", "", page_acknowledge, ev_forms.AcknowledgeForm
+    ),
     Race("page", "responsibility:matrix_save", "", page_matrix_cell, resp_forms.MatrixCellForm),
     Race("page", "responsibility:matrix_save", "", page_matrix_row, resp_forms.MatrixRowForm),
     Race("page", "responsibility:costs", "", page_cost_settings, resp_forms.CostSettingsForm),
@@ -122,6 +127,7 @@ RACES = [
     Race("api", "evaluations-api:candidate_eliminate", "POST", api_eliminate),
     Race("api", "evaluations-api:answer_detail", "PUT", api_answer),
     Race("api", "evaluations-api:decision", "PUT", api_decision),
+    Race("api", "evaluations-api:acknowledgement_detail", "PUT", api_acknowledge),
     Race("api", "responsibility-api:matrix_row", "PUT", api_matrix_row),
     Race("api", "responsibility-api:matrix_cell", "PUT", api_matrix_cell),
     Race("api", "responsibility-api:cost_settings", "PUT", api_cost_settings),
@@ -147,6 +153,7 @@ UNVERSIONED_PAGE_WRITES = {
     ("evaluations:evaluation_shortlist", "stack"): "composes a stack (one per name)",
     ("evaluations:evaluation_shortlist", "waive"): "adds a waiver (one per candidate and rule)",
     ("evaluations:evaluation_shortlist", "unwaive"): "withdraws a waiver",
+    ("evaluations:reminder_withdraw", ""): "withdraws an acknowledgement",
     ("evaluations:evaluation_members", "add"): "adds a member (one membership per user)",
     ("signoff:approvals", "request"): "names an approver (one active request per member)",
     ("evaluations:evaluation_members", "role"): "sets a role (memberships carry no version)",

@@ -14,11 +14,12 @@ from evaluations.models import (
     FiveQuestion,
     MemberRole,
     QuestionAnswer,
+    ReminderAcknowledgement,
 )
 from poc.models import ConflictDeclaration, Consensus, PlanCase, PlanGroup, Score, TestBed
 from responsibility.models import AreaRow, Cell, CostInput, CostSettings
 from signoff.models import Approval
-from tests.races.world import Shot, World, by, by_pk, letter
+from tests.races.world import Shot, World, by, by_pk, letter, open_high_key
 
 
 def page_evaluation_edit(w: World) -> Shot:
@@ -123,6 +124,19 @@ def page_decision(w: World) -> Shot:
         saved=lambda d: d.rationale,
         sent=lambda n: f"Rationale {n}",
         won=302,
+    )
+
+
+def page_acknowledge(w: World) -> Shot:  # an open high reminder: exactly one acknowledges it
+    key = open_high_key(w)
+    return Shot(
+        path=w.url("evaluations:reminder_acknowledge"),
+        row=by(ReminderAcknowledgement, evaluation=w.evaluation, key=key),
+        send=lambda n, v: {"key": key, "reason": f"Accepted {n}", "version": v},
+        saved=lambda a: a.reason,
+        sent=lambda n: f"Accepted {n}",
+        won=302,
+        owner_only=True,
     )
 
 

@@ -9,11 +9,13 @@ from dataclasses import dataclass, field
 from django import forms
 from django.urls import reverse
 
+from evaluations.acknowledgements import high_reminders
 from evaluations.models import (
     Candidate,
     Evaluation,
     MemberRole,
 )
+from evaluations.selectors import evaluation_data
 from poc.models import ConflictDeclaration, PlanCase, PlanGroup
 from responsibility.models import Area, Cell, Party
 from signoff.models import Approval
@@ -131,3 +133,10 @@ def cell_letter(row) -> str:
 
 
 # Pages ------------------------------------------------------------------------------------------
+
+
+def open_high_key(w: World) -> str:
+    """The key of an open high reminder of the evaluation (one the owner may acknowledge)."""
+    found = high_reminders(evaluation_data(w.evaluation))
+    assert found, "the race's evaluation has no open high reminder to acknowledge"
+    return found[0].key
