@@ -78,5 +78,6 @@ class BedEquivalenceForm(forms.Form):
 
 
 class EquivalenceWithdrawForm(forms.Form):
+    # No version: withdrawing says "compare these apart again", whatever the reason now reads
+    # (as withdrawing a waiver or an acknowledgement); the API's DELETE takes If-Match.
     equivalence = IntegerField(min_value=1, widget=forms.HiddenInput)
-    version = VersionField()

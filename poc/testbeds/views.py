@@ -127,5 +127,5 @@ class BedEquivalenceWithdrawView(TestBedsView):
         return comparable.equivalence_withdraw(
             user=self.request.user,
             equivalence=comparable.equivalence_get(self.evaluation, data["equivalence"]),
-            expected_version=data["version"],
+            expected_version=None,
         )

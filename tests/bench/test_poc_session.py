@@ -118,7 +118,7 @@ def test_the_tabs_are_found_from_the_pages_navigation(poc_evaluation, owner):
         assert tab in names
     for tab in ("scorecard", "results", "history", "decision", "reports", "context", "members"):
         assert tab in names
-    assert len(names) == len(set(names)) == 13
+    assert len(names) == len(set(names)) == 14
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ from evaluations import services
 from evaluations.models import Evaluation
 from tests.conftest import make_user
 from tests.factories import add_candidates, answer_all
+from tests.method_steps import follow_method
 
 pytestmark = pytest.mark.browser
 
@@ -87,6 +88,8 @@ def test_constraints_flag_candidates_and_hold_the_decided_gate(seeded, session, 
     waive.locator("input[name=reason]").fill("NVIDIA only until the 2028 refresh")
     waive.get_by_role("button", name="Waive").click()
     page.get_by_test_id(f"constraints-{runai.pk}").get_by_test_id("waiver").wait_for()
+    # The open high reminders acknowledged (tests/evaluations/test_gate_method.py walks that).
+    follow_method(evaluation, lead, chosen=[runai])
 
     page.goto(overview)
     page.get_by_test_id("to-decided").click()

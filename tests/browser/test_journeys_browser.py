@@ -10,10 +10,11 @@ import pytest
 
 from catalog.models import CapabilityClaim
 from common import roles
-from evaluations.models import MemberRole
+from evaluations.models import Evaluation, MemberRole
 from tests.browser.checks import page_problems
 from tests.conftest import make_user
 from tests.factories import make_everything
+from tests.method_steps import follow_method
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -93,6 +94,10 @@ def test_tech_lead_from_an_empty_evaluation_to_the_decided_gate(
     form.locator("button[type=submit]").click()
     page.wait_for_load_state()
     step("decision")
+    # The type decision and the acknowledged high reminders the gate also asks for (their pages
+    # are walked in tests/evaluations/test_gate_method.py).
+    evaluation = Evaluation.objects.get(pk=int(base.rstrip("/").rsplit("/", 1)[-1]))
+    follow_method(evaluation, lead)
     page.goto(f"{base}/")
     page.get_by_test_id("to-decided").click()
     page.get_by_test_id("sealed").wait_for()

@@ -16,6 +16,7 @@ from evaluations.models import (
 )
 from poc.models import ConflictDeclaration, Consensus, PlanCase, PlanGroup, Score, TestBed
 from responsibility.models import AreaRow, Cell, CostInput, CostSettings
+from responsibility.support.models import SupportTerm
 from signoff.models import Approval
 from tests.races.world import Shot, World, by, by_pk, cell_letter, letter
 
@@ -307,6 +308,17 @@ def api_test_bed(w: World) -> Shot:  # the test bed the page race created
         send=lambda n, v: {"accelerator_count": 8, "notes": f"API #{n}"},
         saved=lambda b: b.notes,
         sent=lambda n: f"API #{n}",
+        won=200,
+    )
+
+
+def api_support_term(w: World) -> Shot:  # the support term the page race created
+    return Shot(
+        path=w.url("responsibility-api:support_term", candidate_pk=w.slurm.pk, term="p1_response"),
+        row=by(SupportTerm, candidate=w.slurm, term="p1_response"),
+        send=lambda n, v: {"amount": "6", "source_kind": "contract", "source": f"API {n}"},
+        saved=lambda t: t.source,
+        sent=lambda n: f"API {n}",
         won=200,
     )
 

@@ -16,6 +16,7 @@ from poc import forms as poc_forms
 from poc.conflicts import forms as coi_forms
 from poc.testbeds import forms as poc_testbed_forms
 from responsibility import forms as resp_forms
+from responsibility.support import forms as support_forms
 from signoff import forms as signoff_forms
 from tests.races.api_shots import (
     api_acknowledge,
@@ -39,6 +40,7 @@ from tests.races.api_shots import (
     api_restore,
     api_revoke,
     api_score,
+    api_support_term,
     api_test_bed,
 )
 from tests.races.page_shots import (
@@ -64,12 +66,14 @@ from tests.races.page_shots import (
     page_restore,
     page_revoke,
     page_score,
+    page_support_term,
     page_test_bed,
 )
 from tests.races.world import PROJECT_APPS, Race
 
 RACES = [
     Race("page", "catalog:claim_edit", "", page_claim_edit, catalog_forms.ClaimEditForm),
+    Race("page", "responsibility:support", "", page_support_term, support_forms.SupportTermForm),
     Race("page", "evaluations:evaluation_edit", "", page_evaluation_edit, ev_forms.EvaluationForm),
     Race(
         "page",
@@ -140,6 +144,7 @@ RACES = [
     Race("api", "poc-api:conflict_allow", "POST", api_allow),
     Race("api", "poc-api:conflict_revoke", "POST", api_revoke),
     Race("api", "poc-api:test_bed", "PUT", api_test_bed),
+    Race("api", "responsibility-api:support_term", "PUT", api_support_term),
     Race("api", "signoff-api:approval_decide", "POST", api_approval_decide),
     Race("api", "signoff-api:approval_withdraw", "POST", api_approval_withdraw),
 ]
@@ -154,6 +159,8 @@ UNVERSIONED_PAGE_WRITES = {
     ("evaluations:evaluation_shortlist", "waive"): "adds a waiver (one per candidate and rule)",
     ("evaluations:evaluation_shortlist", "unwaive"): "withdraws a waiver",
     ("evaluations:reminder_withdraw", ""): "withdraws an acknowledgement",
+    ("poc:bed_equivalence_declare", ""): "adds a declaration (each is a row of its own)",
+    ("poc:bed_equivalence_withdraw", ""): "withdraws a declaration",
     ("evaluations:evaluation_members", "add"): "adds a member (one membership per user)",
     ("signoff:approvals", "request"): "names an approver (one active request per member)",
     ("evaluations:evaluation_members", "role"): "sets a role (memberships carry no version)",
@@ -183,6 +190,11 @@ UNVERSIONED_PAGE_WRITES = {
 UNVERSIONED_API_WRITES = {
     ("api", "evaluations-api:evaluation_list", "POST"): "creates an evaluation: the version of "
     "the body it shares with PATCH is ignored",
+    ("api", "poc-api:bed_equivalences", "POST"): "adds a declaration (each is a row of its own)",
+    ("api", "poc-api:bed_equivalence", "DELETE"): "withdraws a declaration: If-Match refuses a "
+    "stale one (tests/poc/test_comparable.py); a second DELETE finds none",
+    ("api", "responsibility-api:support_term", "DELETE"): "deletes a term: If-Match refuses a "
+    "stale one (tests/responsibility/test_support_terms.py); a second DELETE finds none",
 }
 
 

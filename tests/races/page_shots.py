@@ -18,6 +18,7 @@ from evaluations.models import (
 )
 from poc.models import ConflictDeclaration, Consensus, PlanCase, PlanGroup, Score, TestBed
 from responsibility.models import AreaRow, Cell, CostInput, CostSettings
+from responsibility.support.models import SupportTerm
 from signoff.models import Approval
 from tests.races.world import Shot, World, by, by_pk, letter, open_high_key
 
@@ -379,4 +380,22 @@ def page_claim_edit(w: World) -> Shot:  # a catalog claim, edited in place by it
         sent=lambda n: f"Race {n}",
         won=302,
         owner_only=True,
+    )
+
+
+def page_support_term(w: World) -> Shot:  # nobody recorded Slurm's P1 response: one creates it
+    return Shot(
+        path=w.url("responsibility:support"),
+        row=by(SupportTerm, candidate=w.slurm, term="p1_response"),
+        send=lambda n, v: {
+            "candidate": w.slurm.pk,
+            "term": "p1_response",
+            "amount": str(n + 1),
+            "source_kind": "contract",
+            "source": f"Clause {n}",
+            "version": v,
+        },
+        saved=lambda t: t.source,
+        sent=lambda n: f"Clause {n}",
+        won=302,
     )
