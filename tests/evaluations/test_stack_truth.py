@@ -6,39 +6,12 @@ of different types is a hybrid route without anyone ticking "hybrid"."""
 import pytest
 from django.urls import reverse
 
-from catalog.models import Solution
 from evaluations import services
-from evaluations.reminders import reminders_for
-from evaluations.selectors import evaluation_data
 from evaluations.stack_controls import duplicated_controls, is_mixed_stack, stack_overlaps
 from tests.factories import make_evaluation
+from tests.stack_layers import NO_DUPLICATES, THREE_QUOTAS, compose, reminders
 
 pytestmark = pytest.mark.django_db
-
-# The seeded catalog: Kueue and Volcano claim queues and quotas natively, and so does the
-# enterprise container platform its project quotas.
-THREE_QUOTAS = {
-    "execution": "kueue",
-    "batch_queue": "volcano",
-    "governance": "enterprise-container-platform",
-}
-# The GPU operator claims none of the four controls; Kueue claims GPU monitoring only partly.
-NO_DUPLICATES = {"execution": "nvidia-gpu-operator", "batch_queue": "kueue"}
-
-
-def compose(evaluation, owner, layers, *, main="governance", name="Queues + platform"):
-    return services.candidate_compose_stack(
-        user=owner,
-        evaluation=evaluation,
-        name=name,
-        reason="Open source underneath, a platform on top.",
-        layers={role: Solution.objects.get(slug=slug) for role, slug in layers.items()},
-        main=main,
-    )
-
-
-def reminders(evaluation):
-    return {r.key: r for r in reminders_for(evaluation_data(evaluation))}
 
 
 def test_kueue_volcano_and_a_platform_carry_three_quota_systems(owner):

@@ -5,38 +5,13 @@ its note; a stack of different types is hybrid for the areas across resource sou
 import pytest
 from django.urls import reverse
 
-from catalog.models import Solution
-from evaluations import services as evaluation_services
-from evaluations.reminders import reminders_for
-from evaluations.selectors import evaluation_data
 from responsibility import services
 from responsibility.models import CONTROL_AREAS, Area, AreaRow, Party
 from responsibility.selectors import evaluation_matrices
 from tests.factories import add_candidates
+from tests.stack_layers import NO_DUPLICATES, THREE_QUOTAS, compose, reminders
 
 pytestmark = [pytest.mark.django_db, pytest.mark.matrix_start]
-
-THREE_QUOTAS = {
-    "execution": "kueue",
-    "batch_queue": "volcano",
-    "governance": "enterprise-container-platform",
-}
-NO_DUPLICATES = {"execution": "nvidia-gpu-operator", "batch_queue": "kueue"}
-
-
-def compose(evaluation, owner, layers, *, main="governance", name="Queues + platform"):
-    return evaluation_services.candidate_compose_stack(
-        user=owner,
-        evaluation=evaluation,
-        name=name,
-        reason="Open source underneath, a platform on top.",
-        layers={role: Solution.objects.get(slug=slug) for role, slug in layers.items()},
-        main=main,
-    )
-
-
-def reminders(evaluation):
-    return {r.key: r for r in reminders_for(evaluation_data(evaluation))}
 
 
 def area_keys(candidate):
